@@ -1,0 +1,496 @@
+"""``Dist``: an exact, immutable, finite probability distribution.
+
+A distribution is a map from hashable outcomes to positive integer weights,
+plus their sum, the common denominator: ``P(x) = weight[x] / denominator``.
+Integers keep the hot loops fast (no ``Fraction`` per entry); fractions,
+floats and sympy rationals are produced only at the edges.
+
+Weights are kept reduced (their gcd is 1), so two equal distributions have
+identical weight tables, which makes equality and hashing cheap.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from fractions import Fraction
+from numbers import Rational
+from typing import Any, TypeVar
+
+from .errors import InputError
+from .limits import check_size
+
+T = TypeVar("T", bound=Hashable)
+U = TypeVar("U", bound=Hashable)
+
+Kernel = Callable[[Any], "Dist"]
+"""A rule step on one state: ``state -> Dist`` of next states (a Markov kernel)."""
+
+
+def _reduce(weights: dict, total: int) -> tuple[dict, int]:
+    """Divide all weights and the total by their gcd. O(k) for k outcomes."""
+    g = total
+    for w in weights.values():
+        g = math.gcd(g, w)
+        if g == 1:
+            return weights, total
+    if g > 1:
+        weights = {x: w // g for x, w in weights.items()}
+        total //= g
+    return weights, total
+
+
+def _as_fraction(p: Any, what: str) -> Fraction:
+    if isinstance(p, bool) or not isinstance(p, (int, Rational, str)):
+        raise InputError(
+            f"{what} must be an exact number (int, Fraction or 'a/b' string), "
+            f"not {p!r}; floats are refused because they are not exact"
+        )
+    try:
+        return Fraction(p)
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"{what} {p!r} is not a valid fraction") from None
+
+
+class Dist:
+    """An exact finite distribution over hashable outcomes.
+
+    Build one with :meth:`from_weights`, :meth:`from_probs`, :meth:`uniform`,
+    :meth:`constant`, :meth:`bernoulli` or :meth:`binomial`, or with the dice
+    helpers of :mod:`exactodds.dice`. ``Dist({outcome: probability})`` is the
+    same as :meth:`from_probs`.
+
+    Probabilities come back as :class:`fractions.Fraction`. Method names
+    follow :mod:`scipy.stats` where they fit: :meth:`pmf`, :meth:`cdf`,
+    :meth:`sf`, :meth:`ppf`, :meth:`mean`, :meth:`var`, :meth:`std`.
+    """
+
+    __slots__ = ("_weights", "_total", "_hash")
+
+    _weights: dict
+    _total: int
+
+    def __init__(self, probs: Mapping[Any, Any] | None = None) -> None:
+        if probs is None:
+            raise InputError("a Dist needs at least one outcome")
+        other = Dist.from_probs(probs)
+        self._weights = other._weights
+        self._total = other._total
+        self._hash = None
+
+    # ------------------------------------------------------------------ build
+    @classmethod
+    def _make(cls, weights: dict, total: int, reduce: bool = True) -> Dist:
+        """Internal constructor: trusted positive integer weights summing to total."""
+        if reduce:
+            weights, total = _reduce(weights, total)
+        self = object.__new__(cls)
+        self._weights = weights
+        self._total = total
+        self._hash = None
+        return self
+
+    @classmethod
+    def from_weights(cls, weights: Mapping[Any, int] | Iterable[tuple[Any, int]]) -> Dist:
+        """A distribution proportional to non-negative integer weights.
+
+        Zero weights are dropped; repeated outcomes (from an iterable of
+        pairs) are added. At least one weight must be positive.
+        """
+        items = weights.items() if isinstance(weights, Mapping) else weights
+        merged: dict = {}
+        for x, w in items:
+            if isinstance(w, bool) or not isinstance(w, int):
+                raise InputError(f"weight of outcome {x!r} must be an integer, not {w!r}")
+            if w < 0:
+                raise InputError(f"weight of outcome {x!r} is negative ({w})")
+            if w:
+                merged[x] = merged.get(x, 0) + w
+        if not merged:
+            raise InputError("a Dist needs at least one outcome with positive weight")
+        return cls._make(merged, sum(merged.values()))
+
+    @classmethod
+    def from_probs(cls, probs: Mapping[Any, Any]) -> Dist:
+        """A distribution from exact probabilities that must sum to exactly 1."""
+        fr = {x: _as_fraction(p, f"probability of {x!r}") for x, p in probs.items()}
+        for x, p in fr.items():
+            if p < 0:
+                raise InputError(f"probability of {x!r} is negative ({p})")
+        if sum(fr.values()) != 1:
+            raise InputError(f"probabilities must sum to 1, they sum to {sum(fr.values())}")
+        den = math.lcm(*(p.denominator for p in fr.values()))
+        return cls._make({x: p.numerator * (den // p.denominator) for x, p in fr.items() if p}, den)
+
+    @classmethod
+    def uniform(cls, outcomes: Iterable[Any]) -> Dist:
+        """Each listed outcome equally likely (repeats count twice)."""
+        return cls.from_weights((x, 1) for x in outcomes)
+
+    @classmethod
+    def constant(cls, outcome: Any) -> Dist:
+        """The outcome with probability 1."""
+        return cls._make({outcome: 1}, 1, reduce=False)
+
+    @classmethod
+    def bernoulli(cls, p: Any, success: Any = 1, failure: Any = 0) -> Dist:
+        """``success`` with probability ``p``, else ``failure``."""
+        p = _as_fraction(p, "p")
+        if not 0 <= p <= 1:
+            raise InputError(f"p must be between 0 and 1, not {p}")
+        d = p.denominator
+        return cls._make({success: p.numerator, failure: d - p.numerator}, d) if 0 < p < 1 else (
+            cls.constant(success if p == 1 else failure)
+        )
+
+    @classmethod
+    def binomial(cls, n: int, p: Any) -> Dist:
+        """Number of successes in ``n`` independent trials of chance ``p``.
+
+        Closed form ``C(n,k) s^k f^(n-k)`` over ``den^n`` with ``p = s/den``:
+        O(n) big-integer products, no convolution.
+        """
+        n = _check_count(n, "n")
+        p = _as_fraction(p, "p")
+        if not 0 <= p <= 1:
+            raise InputError(f"p must be between 0 and 1, not {p}")
+        check_size(n + 1, f"the successes of {n} trials")
+        if p == 0 or p == 1 or n == 0:
+            return cls.constant(n if p == 1 else 0)
+        s, den = p.numerator, p.denominator
+        f = den - s
+        weights = {}
+        c = 1
+        spow = [1] * (n + 1)
+        for k in range(1, n + 1):
+            spow[k] = spow[k - 1] * s
+        fpow = 1
+        # k descending so that f^(n-k) is built incrementally
+        for k in range(n, -1, -1):
+            weights[k] = c * spow[k] * fpow
+            c = c * k // (n - k + 1)
+            fpow *= f
+        return cls._make(dict(sorted(weights.items())), den**n)
+
+    @classmethod
+    def mixture(cls, dists: Iterable[Dist], weights: Iterable[int] | None = None) -> Dist:
+        """Choose one of ``dists`` (uniformly, or by integer ``weights``), then its outcome.
+
+        This is a die whose faces are themselves dice.
+        """
+        dists = list(dists)
+        if not dists:
+            raise InputError("a mixture needs at least one distribution")
+        ws = [1] * len(dists) if weights is None else list(weights)
+        if len(ws) != len(dists):
+            raise InputError("a mixture needs one weight per distribution")
+        return Dist.from_weights({i: w for i, w in enumerate(ws)}).then(lambda i: dists[i])
+
+    # ----------------------------------------------------------- inspection
+    @property
+    def denominator(self) -> int:
+        """The common denominator of all probabilities (reduced)."""
+        return self._total
+
+    def weights(self) -> dict:
+        """Outcome -> integer weight over :attr:`denominator` (a copy)."""
+        return dict(self._weights)
+
+    def support(self) -> list:
+        """The possible outcomes, sorted when they can be."""
+        return _sorted(self._weights)
+
+    outcomes = support
+
+    def __len__(self) -> int:
+        return len(self._weights)
+
+    def __iter__(self) -> Iterator:
+        return iter(self.support())
+
+    def __contains__(self, outcome: object) -> bool:
+        return outcome in self._weights
+
+    def items(self) -> list[tuple[Any, Fraction]]:
+        """``(outcome, probability)`` pairs in :meth:`support` order."""
+        return [(x, Fraction(self._weights[x], self._total)) for x in self.support()]
+
+    def pmf(self, outcome: Any) -> Fraction:
+        """P(X = outcome); 0 for an outcome outside the support."""
+        return Fraction(self._weights.get(outcome, 0), self._total)
+
+    __getitem__ = pmf
+
+    def prob(self, event: Callable[[Any], bool]) -> Fraction:
+        """P(event(X)) for a predicate on outcomes."""
+        return Fraction(sum(w for x, w in self._weights.items() if event(x)), self._total)
+
+    def cdf(self, x: Any) -> Fraction:
+        """P(X <= x)."""
+        return self.prob(lambda o: o <= x)
+
+    def sf(self, x: Any) -> Fraction:
+        """P(X > x), the survival function (as in scipy.stats)."""
+        return self.prob(lambda o: o > x)
+
+    def at_least(self, x: Any) -> Fraction:
+        """P(X >= x)."""
+        return self.prob(lambda o: o >= x)
+
+    def at_most(self, x: Any) -> Fraction:
+        """P(X <= x) (same as :meth:`cdf`)."""
+        return self.cdf(x)
+
+    def ppf(self, q: Any) -> Any:
+        """The smallest outcome x with P(X <= x) >= q (quantile function)."""
+        q = _as_fraction(q, "q")
+        if not 0 <= q <= 1:
+            raise InputError(f"q must be between 0 and 1, not {q}")
+        acc = 0
+        support = self.support()
+        for x in support:
+            acc += self._weights[x]
+            if acc * q.denominator >= q.numerator * self._total:
+                return x
+        return support[-1]
+
+    def median(self) -> Any:
+        """The 1/2 quantile."""
+        return self.ppf(Fraction(1, 2))
+
+    def mean(self) -> Fraction:
+        """The exact expected value (numeric outcomes)."""
+        return Fraction(sum(x * w for x, w in self._weights.items()), self._total)
+
+    expect = mean
+
+    def var(self) -> Fraction:
+        """The exact variance (numeric outcomes)."""
+        m = self.mean()
+        return Fraction(sum(x * x * w for x, w in self._weights.items()), self._total) - m * m
+
+    def std(self) -> Any:
+        """The standard deviation as an exact sympy expression (sqrt of :meth:`var`)."""
+        import sympy
+
+        v = self.var()
+        return sympy.sqrt(sympy.Rational(v.numerator, v.denominator))
+
+    def mode(self) -> Any:
+        """The most likely outcome (the first in support order on ties)."""
+        best = max(self._weights.values())
+        return next(x for x in self.support() if self._weights[x] == best)
+
+    # ------------------------------------------------------------ transforms
+    def map(self, f: Callable[[Any], Any]) -> Dist:
+        """The distribution of ``f(X)``; equal images are merged. O(k)."""
+        out: dict = {}
+        for x, w in self._weights.items():
+            y = f(x)
+            out[y] = out.get(y, 0) + w
+        return Dist._make(out, self._total)
+
+    def then(self, kernel: Kernel) -> Dist:
+        """Apply a Markov kernel: ``sum_x P(x) * kernel(x)``, equal states merged.
+
+        ``kernel(x)`` must return a :class:`Dist` (a plain value is taken as
+        certain). Cost O(sum of the kernel outputs' sizes) big-integer
+        multiply-adds, plus one gcd pass.
+        """
+        parts = []
+        lcm = 1
+        for x, w in self._weights.items():
+            d = kernel(x)
+            if not isinstance(d, Dist):
+                d = Dist.constant(d)
+            parts.append((w, d))
+            lcm = math.lcm(lcm, d._total)
+        out: dict = {}
+        for w, d in parts:
+            scale = w * (lcm // d._total)
+            for y, v in d._weights.items():
+                out[y] = out.get(y, 0) + scale * v
+        return Dist._make(out, self._total * lcm)
+
+    bind = then
+
+    def combine(self, other: Dist, op: Callable[[Any, Any], Any]) -> Dist:
+        """The distribution of ``op(X, Y)`` for independent X (self) and Y (other).
+
+        O(|X| |Y|) multiply-adds, equal results merged.
+        """
+        if not isinstance(other, Dist):
+            other = Dist.constant(other)
+        out: dict = {}
+        for x, w in self._weights.items():
+            for y, v in other._weights.items():
+                z = op(x, y)
+                out[z] = out.get(z, 0) + w * v
+        return Dist._make(out, self._total * other._total)
+
+    def __add__(self, other: Any) -> Dist:
+        """Sum of independent variables (or shift by a constant)."""
+        if isinstance(other, Dist):
+            return self.combine(other, _add)
+        return self.map(lambda x: x + other)
+
+    def __radd__(self, other: Any) -> Dist:
+        if other == 0:  # so that sum([d1, d2, ...]) works
+            return self
+        return self.map(lambda x: other + x)
+
+    def __sub__(self, other: Any) -> Dist:
+        if isinstance(other, Dist):
+            return self.combine(other, lambda x, y: x - y)
+        return self.map(lambda x: x - other)
+
+    def __neg__(self) -> Dist:
+        return self.map(lambda x: -x)
+
+    def sum_n(self, n: int) -> Dist:
+        """Sum of ``n`` independent copies, by repeated squaring.
+
+        O(log n) convolutions; each costs O(|A| |B|) for the supports in
+        play (for integer outcomes on a range of width w: O((n w)^2) in all).
+        """
+        n = _check_count(n, "n")
+        check_size(n * max(1, len(self._weights)), f"the sum of {n} copies")
+        result = Dist.constant(0)
+        base = self
+        while n:
+            if n & 1:
+                result = result + base
+            n >>= 1
+            if n:
+                base = base + base
+        return result
+
+    def joint(self, other: Dist) -> Dist:
+        """The independent joint distribution: outcomes are pairs ``(x, y)``."""
+        return self.combine(other, lambda x, y: (x, y))
+
+    __matmul__ = joint
+
+    def marginal(self, key: int | str | Callable[[Any], Any]) -> Dist:
+        """The distribution of one part of each outcome.
+
+        ``key`` is an index (tuple outcomes), a field name (named tuples,
+        dataclasses, dicts) or a function.
+        """
+        if callable(key):
+            return self.map(key)
+        if isinstance(key, int):
+            return self.map(lambda x: x[key])
+        return self.map(lambda x: x[key] if isinstance(x, Mapping) else getattr(x, key))
+
+    def condition(self, event: Callable[[Any], bool]) -> Dist:
+        """The distribution given ``event``; an event of probability 0 is an error."""
+        kept = {x: w for x, w in self._weights.items() if event(x)}
+        if not kept:
+            raise InputError("cannot condition on an event of probability 0")
+        return Dist._make(kept, sum(kept.values()))
+
+    # ------------------------------------------------------------- exports
+    def to_fractions(self) -> dict[Any, Fraction]:
+        """Outcome -> :class:`~fractions.Fraction`, in support order."""
+        return dict(self.items())
+
+    def to_float(self) -> dict[Any, float]:
+        """Outcome -> float probability (for display and plotting only)."""
+        return {x: self._weights[x] / self._total for x in self.support()}
+
+    def to_sympy(self) -> dict[Any, Any]:
+        """Outcome -> ``sympy.Rational``."""
+        import sympy
+
+        return {x: sympy.Rational(self._weights[x], self._total) for x in self.support()}
+
+    def sample(self, n: int, seed: int | None = None) -> list:
+        """``n`` independent draws, reproducible for a given ``seed``.
+
+        Exact: each draw picks an integer uniformly below the denominator and
+        locates it in the cumulative weights (O(log k) per draw).
+        """
+        n = _check_count(n, "n")
+        rng = random.Random(seed)
+        support = self.support()
+        cum = []
+        acc = 0
+        for x in support:
+            acc += self._weights[x]
+            cum.append(acc)
+        return [support[bisect.bisect_right(cum, rng.randrange(self._total))] for _ in range(n)]
+
+    # ------------------------------------------------------------ equality
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dist):
+            return NotImplemented
+        return self._total == other._total and self._weights == other._weights
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self._total, frozenset(self._weights.items())))
+        return self._hash
+
+    def total_probability(self) -> Fraction:
+        """Always exactly 1 (a check used by tests and fuzzers)."""
+        return Fraction(sum(self._weights.values()), self._total)
+
+    def __repr__(self) -> str:
+        shown = self.support()[:8]
+        body = ", ".join(f"{x!r}: {Fraction(self._weights[x], self._total)}" for x in shown)
+        more = f", ... ({len(self._weights) - len(shown)} more)" if len(self._weights) > len(shown) else ""
+        return f"Dist({{{body}{more}}})"
+
+    def _repr_html_(self) -> str:
+        from .display import dist_html
+
+        return dist_html(self)
+
+    def _repr_latex_(self) -> str:
+        from .display import dist_latex
+
+        return dist_latex(self)
+
+    def plot(self, **kwargs: Any) -> Any:
+        """A bar chart of the distribution (needs the ``plot`` extra: matplotlib)."""
+        from .display import plot_dist
+
+        return plot_dist(self, **kwargs)
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame with outcome, p (Fraction), p_float (needs pandas)."""
+        from .display import dist_to_pandas
+
+        return dist_to_pandas(self)
+
+
+def _add(x: Any, y: Any) -> Any:
+    return x + y
+
+
+def _check_count(n: Any, what: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise InputError(f"{what} must be a whole number, not {n!r}")
+    if n < 0:
+        raise InputError(f"{what} must be 0 or more, not {n}")
+    return n
+
+
+def _sort_key(x: Any) -> tuple:
+    if isinstance(x, bool):
+        return (0, int(x))
+    if isinstance(x, (int, Fraction, float)):
+        return (0, x)
+    if isinstance(x, str):
+        return (1, x)
+    if isinstance(x, tuple):
+        return (2, tuple(_sort_key(v) for v in x))
+    return (3, repr(x))
+
+
+def _sorted(xs: Iterable[Any]) -> list:
+    """Outcomes in a stable order: numbers, then strings, then tuples, then the rest."""
+    return sorted(xs, key=_sort_key)

@@ -1,0 +1,160 @@
+"""Rule steps as transforms, composed into pipelines with inspectable stages.
+
+A :class:`Step` is a named transform of a distribution. Most steps are
+Markov kernels (``state -> Dist`` of next states); :meth:`Step.map` makes a
+deterministic one and :meth:`Step.whole` one that sees the whole
+distribution. Steps compose with ``>>`` into a :class:`Pipeline`;
+``pipeline.run(start)`` returns a :class:`Run` holding the final
+distribution and every named stage::
+
+    run = (roll >> wound >> save).run(Dist.constant(state))
+    run.stages["wound"]      # the distribution after the wound step
+    run.final                # the distribution after the last step
+
+Equal states are merged after every step (``Dist.then`` does it), so a
+pipeline's cost is governed by the number of *distinct* states at each
+stage, not by the number of raw rolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dist import Dist, Kernel
+from .errors import InputError
+
+
+@dataclass(frozen=True)
+class Step:
+    """A named transform of a distribution.
+
+    ``apply`` maps a :class:`Dist` to a :class:`Dist`. Build steps with
+    :meth:`kernel`, :meth:`map` or :meth:`whole` rather than directly.
+    """
+
+    name: str
+    apply: Callable[[Dist], Dist]
+    doc: str = ""
+
+    @classmethod
+    def kernel(cls, name: str, kernel: Kernel, doc: str = "") -> Step:
+        """A step from a Markov kernel ``state -> Dist``; O(sum of output sizes)."""
+        return cls(name, lambda d: d.then(kernel), doc or (kernel.__doc__ or ""))
+
+    @classmethod
+    def map(cls, name: str, f: Callable[[Any], Any], doc: str = "") -> Step:
+        """A deterministic step ``state -> state``."""
+        return cls(name, lambda d: d.map(f), doc or (f.__doc__ or ""))
+
+    @classmethod
+    def whole(cls, name: str, f: Callable[[Dist], Dist], doc: str = "") -> Step:
+        """A step that transforms the whole distribution at once."""
+        return cls(name, f, doc or (f.__doc__ or ""))
+
+    def __call__(self, dist: Dist) -> Dist:
+        return self.apply(dist)
+
+    def __rshift__(self, other: Step | Pipeline) -> Pipeline:
+        return Pipeline((self,)) >> other
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """An ordered sequence of steps; compose with ``>>``."""
+
+    steps: tuple[Step, ...] = ()
+
+    def __post_init__(self) -> None:
+        names = [s.name for s in self.steps]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise InputError(f"step names in a pipeline must be unique; repeated: {sorted(dup)}")
+
+    def __rshift__(self, other: Step | Pipeline) -> Pipeline:
+        if isinstance(other, Step):
+            return Pipeline(self.steps + (other,))
+        if isinstance(other, Pipeline):
+            return Pipeline(self.steps + other.steps)
+        return NotImplemented
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    @property
+    def names(self) -> list[str]:
+        """The step names, in order."""
+        return [s.name for s in self.steps]
+
+    def run(self, start: Dist | Any) -> Run:
+        """Push ``start`` (a Dist, or one certain state) through every step."""
+        dist = start if isinstance(start, Dist) else Dist.constant(start)
+        stages: dict[str, Dist] = {"start": dist}
+        for step in self.steps:
+            dist = step.apply(dist)
+            stages[step.name] = dist
+        return Run(dist, stages)
+
+    def __call__(self, start: Dist | Any) -> Dist:
+        return self.run(start).final
+
+
+@dataclass(frozen=True)
+class Run:
+    """The result of :meth:`Pipeline.run`: the final Dist and every stage by name.
+
+    ``stages`` starts with ``"start"`` (the input) and then holds one entry
+    per step, in order.
+    """
+
+    final: Dist
+    stages: dict[str, Dist] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Dist:
+        try:
+            return self.stages[name]
+        except KeyError:
+            raise InputError(f"no stage named {name!r}; stages are {list(self.stages)}") from None
+
+    def stage_names(self) -> list[str]:
+        """The stage names, ``"start"`` first."""
+        return list(self.stages)
+
+    def marginals(self, key: Callable[[Any], Any]) -> dict[str, Dist]:
+        """Each stage's distribution of ``key(state)``."""
+        return {n: d.map(key) for n, d in self.stages.items()}
+
+    def _repr_html_(self) -> str:
+        from .display import run_html
+
+        return run_html(self)
+
+    def plot(self, key: Callable[[Any], Any] | None = None, **kwargs: Any) -> Any:
+        """Plot the stages side by side (needs matplotlib)."""
+        from .display import plot_run
+
+        return plot_run(self, key=key, **kwargs)
+
+
+def chain(steps: Iterable[Step]) -> Pipeline:
+    """A pipeline from an iterable of steps."""
+    return Pipeline(tuple(steps))
+
+
+def repeat(kernel: Kernel, times: int) -> Callable[[Any], Dist]:
+    """A kernel applying ``kernel`` ``times`` times (states merged in between).
+
+    O(times x distinct states x kernel output size).
+    """
+
+    def k(state: Any) -> Dist:
+        d = Dist.constant(state)
+        for _ in range(times):
+            d = d.then(kernel)
+        return d
+
+    return k

@@ -1,0 +1,98 @@
+"""Rerolls: per-die "reroll once", pool-level budgets, exploding dice.
+
+A die is never rerolled twice: every function here rerolls a die at most
+once, and says which dice it may reroll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from ..core import Dist, check_size
+from ..core.dist import _check_count
+from .die import Target, d
+
+
+class Roll(NamedTuple):
+    """One die after its (optional) reroll: the face that stands, and whether it was rerolled."""
+
+    face: int
+    rerolled: bool
+
+
+def reroll_once(die: Dist, should_reroll: Collection[Any] | Callable[[Any], bool]) -> Dist:
+    """Roll ``die``; if the face is one to reroll, roll it again once and keep that.
+
+    Outcomes are :class:`Roll` pairs, so a rule can use a different target
+    for rerolled dice. O(faces^2).
+    """
+    pred = should_reroll if callable(should_reroll) else (lambda f, s=frozenset(should_reroll): f in s)
+    return die.then(lambda f: die.map(lambda g: Roll(g, True)) if pred(f) else Dist.constant(Roll(f, False)))
+
+
+def target_with_reroll(
+    target: Target,
+    reroll_faces: Collection[int] = (),
+    reroll_target: Target | None = None,
+    sides: int = 6,
+) -> Fraction:
+    """P(success) of one die at ``target`` whose ``reroll_faces`` are rerolled
+    once at ``reroll_target`` (default: the same target).
+
+    The 40K 6th-edition BS 6-10 row is ``target_with_reroll(2+, {1}, Y+)``.
+    """
+    if target.kind != "at_least":
+        return target.chance()
+    second = target if reroll_target is None else reroll_target
+    rolls = reroll_once(d(sides), reroll_faces)
+    return rolls.prob(lambda r: (second if r.rerolled else target).succeeds(r.face))
+
+
+def reroll_failed_chance(p_first: Any, p_reroll: Any | None = None) -> Fraction:
+    """P(success) when every failed die is rerolled once: ``p + (1 - p) p2``."""
+    p = Fraction(p_first)
+    p2 = p if p_reroll is None else Fraction(p_reroll)
+    return p + (1 - p) * p2
+
+
+def reroll_up_to(n: int, k: int, p_first: Any, p_reroll: Any | None = None) -> Dist:
+    """Successes of ``n`` dice when at most ``k`` failed dice are rerolled once.
+
+    The player rerolls ``min(k, failures)`` dice (rerolling never hurts when
+    only the count of successes matters). Conditions on the number of
+    failures f ~ Bin(n, 1-p), then adds ``n - f`` to Bin(min(k, f), p2):
+    O(n) outer terms, each a binomial of size <= k (k+1 distinct ones,
+    cached): O(n k) big-integer multiply-adds.
+    """
+    n = _check_count(n, "number of dice")
+    k = _check_count(k, "reroll budget")
+    p = Fraction(p_first)
+    p2 = p if p_reroll is None else Fraction(p_reroll)
+    cache: dict[int, Dist] = {}
+
+    def after(f: int) -> Dist:
+        m = min(k, f)
+        if m not in cache:
+            cache[m] = Dist.binomial(m, p2)
+        return cache[m] + (n - f)
+
+    return Dist.binomial(n, 1 - p).then(after)
+
+
+def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> Dist:
+    """Total of a die that rolls again and adds when it shows one of ``faces``
+    (default: its highest face), at most ``depth`` extra times.
+
+    O(depth x faces^2) after merging equal totals.
+    """
+    depth = _check_count(depth, "explosion depth")
+    check_size(depth * len(die) ** 2, f"an exploding die to depth {depth}")
+    faces = {max(die.support())} if faces is None else set(faces)
+    result = die
+    for _ in range(depth):
+        prev = result
+        result = die.then(lambda f, prev=prev: prev + f if f in faces else Dist.constant(f))
+    return result
+

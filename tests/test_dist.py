@@ -1,0 +1,121 @@
+"""Exact tests of Dist: constructors, statistics, transforms, exports."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exactodds import Dist, InputError, TooLargeError, d, d6, state_limit
+from tests.brute import as_fractions, enumerate_rolls
+
+
+def test_uniform_die_and_sum_against_enumeration() -> None:
+    assert as_fractions(d6 + d6) == enumerate_rolls(2, sum)
+    assert as_fractions(d6.sum_n(3)) == enumerate_rolls(3, sum)
+    assert (d6 + d6).at_least(8) == F(5, 12)
+
+
+@given(st.integers(0, 4), st.integers(2, 6))
+def test_sum_n_matches_enumeration(n: int, sides: int) -> None:
+    assert as_fractions(d(sides).sum_n(n)) == enumerate_rolls(n, sum, sides)
+
+
+@given(st.integers(0, 60), st.fractions(0, 1, max_denominator=12))
+def test_binomial_closed_form_matches_repeated_sum(n: int, p: F) -> None:
+    closed = Dist.binomial(n, p)
+    assert closed == Dist.bernoulli(p).sum_n(n)
+    assert closed.total_probability() == 1
+    assert closed.mean() == n * p
+    assert closed.var() == n * p * (1 - p)
+
+
+def test_statistics_are_exact() -> None:
+    two = d6 + d6
+    assert two.mean() == 7
+    assert two.var() == F(35, 6)
+    assert two.cdf(7) == F(21, 36)
+    assert two.sf(7) == F(15, 36)
+    assert two.at_most(2) == F(1, 36)
+    assert two.ppf(F(1, 2)) == 7
+    assert two.median() == 7
+    assert two.mode() == 7
+    assert str(two.std()) == "sqrt(210)/6"
+    assert two.pmf(13) == 0
+    assert two.prob(lambda x: x % 2 == 0) == F(1, 2)
+
+
+def test_weights_are_reduced_so_equality_is_structural() -> None:
+    a = Dist.from_weights({1: 2, 2: 4})
+    b = Dist.from_probs({1: F(1, 3), 2: F(2, 3)})
+    assert a == b and hash(a) == hash(b)
+    assert a.denominator == 3
+    assert Dist({1: "1/3", 2: "2/3"}) == a
+
+
+def test_then_is_a_markov_kernel() -> None:
+    # a d6 telling how many d6 to roll, summed: against direct enumeration
+    mixed = d6.then(lambda k: d6.sum_n(k))
+    brute: dict = {}
+    for k in range(1, 7):
+        for total, p in enumerate_rolls(k, sum).items():
+            brute[total] = brute.get(total, 0) + p / 6
+    assert as_fractions(mixed) == brute
+
+
+def test_mixture_is_a_die_of_dice() -> None:
+    m = Dist.mixture([d(4), d(6)])
+    assert m.pmf(1) == F(1, 2) * F(1, 4) + F(1, 2) * F(1, 6)
+    assert m.pmf(6) == F(1, 12)
+
+
+def test_joint_marginal_condition() -> None:
+    j = d6 @ d(4)
+    assert len(j) == 24
+    assert j.marginal(0) == d6 and j.marginal(1) == d(4)
+    c = (d6 + d6).condition(lambda x: x >= 11)
+    assert c.to_fractions() == {11: F(2, 3), 12: F(1, 3)}
+    with pytest.raises(InputError):
+        d6.condition(lambda x: x > 6)
+
+
+def test_exports() -> None:
+    assert d6.to_float()[3] == pytest.approx(1 / 6)
+    import sympy
+
+    assert d6.to_sympy()[1] == sympy.Rational(1, 6)
+    assert d6.support() == [1, 2, 3, 4, 5, 6]
+
+
+def test_sample_is_reproducible_and_exactly_supported() -> None:
+    a = (d6 + d6).sample(500, seed=7)
+    assert a == (d6 + d6).sample(500, seed=7)
+    assert set(a) <= set(range(2, 13))
+    assert a != (d6 + d6).sample(500, seed=8)
+
+
+@given(st.dictionaries(st.integers(-5, 5), st.integers(1, 50), min_size=1, max_size=6))
+def test_total_probability_is_one(weights: dict) -> None:
+    dist = Dist.from_weights(weights)
+    assert dist.total_probability() == 1
+    assert sum(p for _, p in dist.items()) == 1
+    assert math.gcd(dist.denominator, *dist.weights().values()) == 1
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [lambda: Dist.from_probs({1: 0.5, 2: 0.5}), lambda: Dist.from_probs({1: F(1, 3)}),
+     lambda: Dist.from_weights({}), lambda: Dist.from_weights({1: -1}), lambda: Dist.binomial(-1, F(1, 2)),
+     lambda: Dist.bernoulli(F(3, 2)), lambda: d(0)],
+)
+def test_bad_constructions_are_input_errors(bad) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InputError):
+        bad()
+
+
+def test_size_limit_refuses_before_working() -> None:
+    with state_limit(100), pytest.raises(TooLargeError, match="over the limit of 100"):
+        d6.sum_n(1000)
