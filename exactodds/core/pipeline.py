@@ -158,3 +158,20 @@ def repeat(kernel: Kernel, times: int) -> Callable[[Any], Dist]:
         return d
 
     return k
+
+
+def iterate(count: Dist, kernel: Kernel, start: Dist | Any) -> Dist:
+    """Apply ``kernel`` N times to ``start``, where N is random with distribution ``count``.
+
+    The chain is built once, D_0 = start and D_(k+1) = D_k.then(kernel), and the
+    answer is the mixture sum_n P(N = n) D_n. Cost O(max N x distinct states x
+    kernel branching), equal states merged after every application; this is
+    how "allocate each of the N unsaved wounds in turn" is computed.
+    """
+    bad = [n for n in count.support() if isinstance(n, bool) or not isinstance(n, int) or n < 0]
+    if bad:
+        raise InputError(f"a repeat count must be a whole number 0 or more, not {bad[0]!r}")
+    chain_dists = [start if isinstance(start, Dist) else Dist.constant(start)]
+    for _ in range(max(count.support())):
+        chain_dists.append(chain_dists[-1].then(kernel))
+    return count.then(lambda n: chain_dists[n])

@@ -1,0 +1,146 @@
+"""Sequential allocation of wounds to the models of a unit.
+
+Shared by Warhammer 40,000 6th edition and Horus Heresy 3rd edition: both
+allocate wounds one at a time to one model of the target unit, roll that
+model's save, then (Horus Heresy) a damage mitigation test, and remove
+wounds from it until it is a casualty. What differs between the systems —
+*which* model receives a wound (closest first, Look Out Sir, Focus Fire,
+already-wounded first), what a save is, how much damage a wound does — is
+passed in as functions and data.
+
+The state of the target unit is a :class:`UnitState`: wounds left per
+model, in allocation order (0 = removed), plus optional counters. Each wound
+is a Markov kernel on that state (:func:`wound_kernel`); a random number of
+wounds is applied with :func:`exactodds.core.iterate`. Because equal states
+are merged after every wound, the cost is O(wounds x distinct states x
+recipients x damage outcomes); with a fixed allocation order the distinct
+states number at most the unit's total wounds + 1 (times the counters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from ..core import Dist, InputError, Kernel, iterate
+from ..dice import Target
+
+
+@dataclass(frozen=True)
+class AllocModel:
+    """What allocation needs to know of one model, against one attack.
+
+    ``save`` is the single best save already chosen by the rule system
+    (``fail`` when none); ``mitigation`` a test taken after a failed save
+    (``fail`` when none). ``wounds`` is the model's starting wounds.
+    """
+
+    wounds: int
+    save: Target = field(default_factory=Target.fail)
+    mitigation: Target = field(default_factory=Target.fail)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.wounds, bool) or not isinstance(self.wounds, int) or self.wounds < 1:
+            raise InputError(f"a model needs 1 or more wounds, not {self.wounds!r}")
+
+    def p_unsaved(self) -> Fraction:
+        """P(a wound allocated to this model gets through save and mitigation)."""
+        return (1 - self.save.chance()) * (1 - self.mitigation.chance())
+
+
+@dataclass(frozen=True, order=True)
+class UnitState:
+    """Wounds left per model (allocation order; 0 = removed), the count of
+    unsaved wounds so far (when tracked) and the models marked as having
+    suffered an unsaved wound (when tracked)."""
+
+    wounds: tuple[int, ...]
+    unsaved: int = 0
+    marked: frozenset[int] = frozenset()
+
+    @classmethod
+    def fresh(cls, models: Sequence[AllocModel]) -> UnitState:
+        """Every model at full wounds."""
+        return cls(tuple(m.wounds for m in models))
+
+    def alive(self) -> list[int]:
+        """Indices of the models still in play, in allocation order."""
+        return [i for i, w in enumerate(self.wounds) if w > 0]
+
+    def casualties(self) -> int:
+        """How many models have been removed."""
+        return sum(1 for w in self.wounds if w == 0)
+
+    def survivors(self) -> int:
+        """How many models are left."""
+        return sum(1 for w in self.wounds if w > 0)
+
+
+Recipient = Callable[[UnitState], Dist]
+"""Which model receives the next wound: ``state -> Dist`` over model indices."""
+
+
+def closest_first(state: UnitState, eligible: Callable[[int], bool] = lambda i: True) -> Dist:
+    """The first model still in play (models are listed closest first), among
+    the ``eligible`` ones; ``Dist.constant(None)`` when none is left."""
+    for i, w in enumerate(state.wounds):
+        if w > 0 and eligible(i):
+            return Dist.constant(i)
+    return Dist.constant(None)
+
+
+def wounded_first(state: UnitState, models: Sequence[AllocModel]) -> Dist:
+    """An already wounded model first, else the first in play (file order)."""
+    for i, w in enumerate(state.wounds):
+        if 0 < w < models[i].wounds:
+            return Dist.constant(i)
+    return closest_first(state)
+
+
+def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dist | int = 1,
+                 track_unsaved: bool = False, mark: bool = False) -> Kernel:
+    """One wound: choose the recipient, roll its save, then its mitigation,
+    then remove ``damage`` wounds from it (excess damage is lost).
+
+    A wound with no model left to receive it (unit gone, or none eligible)
+    does nothing. Per state: O(recipients x damage outcomes).
+    """
+    dmg = damage if isinstance(damage, Dist) else Dist.constant(damage)
+    if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in dmg.support()):
+        raise InputError("damage must be whole numbers 0 or more")
+    p_through = [m.p_unsaved() for m in models]
+
+    def hit_model(state: UnitState, i: int | None) -> Dist:
+        if i is None:
+            return Dist.constant(state)
+        p = p_through[i]
+
+        def damaged(d: int) -> UnitState:
+            wounds = list(state.wounds)
+            wounds[i] = max(0, wounds[i] - d)
+            return replace(state, wounds=tuple(wounds),
+                           unsaved=state.unsaved + 1 if track_unsaved else state.unsaved,
+                           marked=state.marked | {i} if mark else state.marked)
+
+        through = dmg.map(damaged)
+        if p == 1:
+            return through
+        if p == 0:
+            return Dist.constant(state)
+        return Dist.bernoulli(p, success=True, failure=False).then(
+            lambda gets_through: through if gets_through else Dist.constant(state))
+
+    def kernel(state: UnitState) -> Dist:
+        return recipient(state).then(lambda i: hit_model(state, i))
+
+    return kernel
+
+
+def allocate(wounds: Dist, models: Sequence[AllocModel], recipient: Recipient, damage: Dist | int = 1,
+             start: UnitState | Dist | None = None, track_unsaved: bool = False, mark: bool = False) -> Dist:
+    """The unit's state after a random number of wounds (``wounds``, a Dist
+    over counts) allocated one at a time. See :func:`wound_kernel`."""
+    begin: Any = UnitState.fresh(models) if start is None else start
+    return iterate(wounds, wound_kernel(models, recipient, damage, track_unsaved, mark), begin)
