@@ -94,6 +94,35 @@ class TargetType(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
+class Count(click.ParamType):
+    """A whole number within ``[low, high]`` (``high`` None: unbounded), with a message
+    naming what is allowed (clearer than click's ``IntRange`` wording)."""
+
+    name = "N"
+
+    def __init__(self, low: int = 0, high: int | None = None, what: str = "a count") -> None:
+        self.low, self.high, self.what = low, high, what
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, bool):
+            self.fail(f"{value!r} is not {self.what}: {self._allowed()}", param, ctx)
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?\d+", text):
+                self.fail(f"{value!r} is not {self.what}: {self._allowed()}", param, ctx)
+            n = int(text)
+        if n < self.low or (self.high is not None and n > self.high):
+            self.fail(f"{n} is out of range: {self._allowed()}", param, ctx)
+        return n
+
+    def _allowed(self) -> str:
+        if self.high is None:
+            return f"use a whole number {self.low} or more"
+        return f"use a whole number from {self.low} to {self.high}"
+
+
 class FacesType(click.ParamType):
     """A comma-separated list of die faces, e.g. ``1`` or ``1,2``."""
 

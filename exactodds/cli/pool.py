@@ -8,7 +8,7 @@ from ..answer import Answer
 from ..core import InputError
 from ..dice import Target, reroll_failed_chance, successes, target_with_reroll
 from ..dice import reroll_up_to as reroll_up_to_dist
-from .common import FacesType, TargetType
+from .common import Count, FacesType, TargetType
 
 
 def pool_answer(n: int, hit: Target, reroll: tuple[int, ...] = (), reroll_hit: Target | None = None,
@@ -42,15 +42,15 @@ def register(main: click.Group) -> None:
     from .common import query_command
 
     @query_command(main, "pool")
-    @click.argument("n", type=click.IntRange(min=0))
-    @click.option("--sides", type=click.IntRange(2, 1000), default=6, show_default=True, is_eager=True,
+    @click.argument("n", type=Count(0, what="a number of dice"))
+    @click.option("--sides", type=Count(2, 1000, "a number of sides"), default=6, show_default=True, is_eager=True,
                   help="Sides of each die.")
     @click.option("--hit", type=TargetType(), required=True, help="Target number: X+ (2+ to 6+ on a d6), auto or fail.")
     @click.option("--reroll", type=FacesType(), default=(), help="Faces rerolled once per die, e.g. 1 or 1,2.")
     @click.option("--reroll-hit", type=TargetType(), default=None,
                   help="Target for rerolled dice (default: the --hit target).")
     @click.option("--reroll-failed", is_flag=True, help="Reroll every failed die once.")
-    @click.option("--reroll-up-to", type=click.IntRange(min=0), default=None, metavar="K",
+    @click.option("--reroll-up-to", type=Count(0, what="a reroll budget"), default=None, metavar="K",
                   help="Reroll at most K failed dice once (a shared budget).")
     def pool(n: int, sides: int, hit: Target, reroll: tuple[int, ...], reroll_hit: Target | None,
              reroll_failed: bool, reroll_up_to: int | None) -> Answer:
