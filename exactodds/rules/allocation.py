@@ -99,17 +99,36 @@ def wounded_first(state: UnitState, models: Sequence[AllocModel]) -> Dist:
     return closest_first(state)
 
 
-def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dist | int = 1,
+Damage = Dist | int | Sequence[Dist | int]
+"""Wounds removed by one unsaved wound: a number, a Dist, or one of those per
+model (indexed like the models), for rules where the damage depends on the
+model hit (e.g. 40K 6th edition Instant Death)."""
+
+
+def _damage_per_model(damage: Damage, n_models: int) -> list[Dist]:
+    """The damage Dist for each model index."""
+    if isinstance(damage, (list, tuple)):
+        if len(damage) != n_models:
+            raise InputError(f"damage per model needs {n_models} entries, not {len(damage)}")
+        per = [d if isinstance(d, Dist) else Dist.constant(d) for d in damage]
+    else:
+        per = [damage if isinstance(damage, Dist) else Dist.constant(damage)] * n_models
+    for dmg in per:
+        if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in dmg.support()):
+            raise InputError("damage must be whole numbers 0 or more")
+    return per
+
+
+def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Damage = 1,
                  track_unsaved: bool = False, mark: bool = False) -> Kernel:
     """One wound: choose the recipient, roll its save, then its mitigation,
     then remove ``damage`` wounds from it (excess damage is lost).
 
-    A wound with no model left to receive it (unit gone, or none eligible)
-    does nothing. Per state: O(recipients x damage outcomes).
+    ``damage`` is one number or Dist for every model, or a sequence of them,
+    one per model. A wound with no model left to receive it (unit gone, or
+    none eligible) does nothing. Per state: O(recipients x damage outcomes).
     """
-    dmg = damage if isinstance(damage, Dist) else Dist.constant(damage)
-    if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in dmg.support()):
-        raise InputError("damage must be whole numbers 0 or more")
+    dmgs = _damage_per_model(damage, len(models))
     p_through = [m.p_unsaved() for m in models]
 
     def hit_model(state: UnitState, i: int | None) -> Dist:
@@ -124,7 +143,7 @@ def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dis
                            unsaved=state.unsaved + 1 if track_unsaved else state.unsaved,
                            marked=state.marked | {i} if mark else state.marked)
 
-        through = dmg.map(damaged)
+        through = dmgs[i].map(damaged)
         if p == 1:
             return through
         if p == 0:
@@ -138,7 +157,7 @@ def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dis
     return kernel
 
 
-def allocate(wounds: Dist, models: Sequence[AllocModel], recipient: Recipient, damage: Dist | int = 1,
+def allocate(wounds: Dist, models: Sequence[AllocModel], recipient: Recipient, damage: Damage = 1,
              start: UnitState | Dist | None = None, track_unsaved: bool = False, mark: bool = False) -> Dist:
     """The unit's state after a random number of wounds (``wounds``, a Dist
     over counts) allocated one at a time. See :func:`wound_kernel`."""
