@@ -1,19 +1,33 @@
 """Rendering distributions for people: text, HTML (Jupyter), LaTeX, plots, pandas.
 
-Only the standard library is imported at module level; sympy, matplotlib and
-pandas are imported inside the functions that need them.
+Interface code that happens to live beside the engine so that ``Dist`` and
+``Run`` can offer ``_repr_html_``, ``_repr_latex_``, ``plot()`` and
+``to_pandas()`` without importing anything heavy. Only the standard library
+is imported at module level; sympy, matplotlib and pandas are imported
+inside the functions that need them (``import exactodds`` pulls none).
+
+Every table is computed from the exact probabilities; decimals appear only
+as rendered text, never on the exact path.
 """
 
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .errors import InputError
+
 MAX_ROWS = 40
-"""Longest support shown in full; longer ones show the head and tail and a count."""
+"""Longest support shown in full; longer ones show a window of this many rows
+and say how many outcomes (and how much probability) are hidden."""
+
+STAGE_ROWS = 16
+"""Rows shown per stage when a pipeline run is shown stage by stage."""
 
 
+# ----------------------------------------------------------------- rows
 def outcome_label(x: Any) -> str:
     """A short human label for an outcome (named tuples as ``k=v`` pairs)."""
     if hasattr(x, "_asdict"):
@@ -24,72 +38,99 @@ def outcome_label(x: Any) -> str:
 
 
 def _is_ordered(dist: Any) -> bool:
+    """Whether the outcomes are plain numbers, so that tails P(>= x) mean something."""
     return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in dist.support())
 
 
+def outcome_fields(dist: Any) -> list[str] | None:
+    """The field names when every outcome is a named tuple of the same type, else None."""
+    types = {type(x) for x in dist.support()}
+    if len(types) == 1:
+        t = next(iter(types))
+        if issubclass(t, tuple) and hasattr(t, "_fields"):
+            return list(t._fields)
+    return None
+
+
 def table_rows(dist: Any) -> list[tuple[str, Fraction, float, Fraction | None, Fraction | None]]:
-    """``(label, p, p_float, P(>= x), P(<= x))`` per outcome; the tails are None
-    for outcomes without an order."""
+    """``(label, p, p_float, P(>= x), P(<= x))`` per outcome in support order;
+    the tails are None for outcomes without an order. O(k) for k outcomes."""
     rows = []
     ordered = _is_ordered(dist)
-    items = dist.items()
     below = Fraction(0)
-    for x, p in items:
+    for x, p in dist.items():
         below += p
         above = 1 - below + p
         rows.append((outcome_label(x), p, float(p), above if ordered else None, below if ordered else None))
     return rows
 
 
-def _elide(rows: list) -> tuple[list, int]:
-    if len(rows) <= MAX_ROWS:
-        return rows, 0
-    half = MAX_ROWS // 2
-    return rows[:half] + [None] + rows[-half:], len(rows) - 2 * half
+@dataclass(frozen=True)
+class Gap:
+    """Hidden rows of a truncated table: how many outcomes and their total probability."""
+
+    count: int
+    p: Fraction
 
 
-def dist_html(dist: Any) -> str:
-    """An HTML table: outcome, exact fraction, decimal, P(at least), P(at most)."""
-    rows, hidden = _elide(table_rows(dist))
-    ordered = _is_ordered(dist)
-    head = "<tr><th>outcome</th><th>probability</th><th>decimal</th>"
-    head += "<th>P(&ge;)</th><th>P(&le;)</th></tr>" if ordered else "</tr>"
-    body = []
-    for r in rows:
-        if r is None:
-            body.append(f'<tr><td colspan="5"><i>&hellip; {hidden} more outcomes &hellip;</i></td></tr>')
-            continue
-        label, p, pf, ge, le = r
-        cells = [html.escape(label), str(p), f"{pf:.6f}"]
-        if ordered:
-            cells += [f"{float(ge):.6f}", f"{float(le):.6f}"]
-        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    n = len(dist)
-    caption = f"<caption>Dist: {n} outcome{'s' if n != 1 else ''}"
-    if ordered:
-        caption += f", mean {dist.mean()} &asymp; {float(dist.mean()):.4f}"
-    caption += "</caption>"
-    return f'<table class="exactodds-dist">{caption}<thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+def shown_rows(dist: Any, max_rows: int = MAX_ROWS) -> list[tuple[Any, Fraction] | Gap]:
+    """The ``(outcome, p)`` pairs to show, with :class:`Gap` markers for hidden runs.
+
+    Up to ``max_rows`` outcomes are all shown. Beyond that, for numeric
+    outcomes the window of ``max_rows`` consecutive outcomes holding the most
+    probability is shown (sliding window, O(k)), so a Binomial(100, 1/2)
+    shows its middle rather than its negligible ends; for other outcomes the
+    ``max_rows`` most likely are kept in support order and one gap at the end
+    sums the rest (O(k log k)).
+    """
+    items = dist.items()
+    if len(items) <= max_rows:
+        return list(items)
+    if _is_ordered(dist):
+        acc = sum((p for _, p in items[:max_rows]), Fraction(0))
+        best, best_at = acc, 0
+        for i in range(1, len(items) - max_rows + 1):
+            acc += items[i + max_rows - 1][1] - items[i - 1][1]
+            if acc > best:
+                best, best_at = acc, i
+        out: list = []
+        head, tail = items[:best_at], items[best_at + max_rows:]
+        if head:
+            out.append(Gap(len(head), sum((p for _, p in head), Fraction(0))))
+        out += items[best_at:best_at + max_rows]
+        if tail:
+            out.append(Gap(len(tail), sum((p for _, p in tail), Fraction(0))))
+        return out
+    ranked = sorted(range(len(items)), key=lambda i: -items[i][1])
+    keep = sorted(ranked[:max_rows])
+    hidden = [items[i][1] for i in ranked[max_rows:]]
+    return [items[i] for i in keep] + [Gap(len(hidden), sum(hidden, Fraction(0)))]
 
 
-def dist_latex(dist: Any) -> str:
-    """A LaTeX cases-style listing of the probabilities (via sympy)."""
-    import sympy
-
-    rows, hidden = _elide(dist.items())
-    lines = []
-    for r in rows:
-        if r is None:
-            lines.append(rf"\dots & \text{{{hidden} more}}")
-            continue
-        x, p = r
-        lines.append(rf"{sympy.latex(sympy.Rational(p.numerator, p.denominator))} & \text{{{html.escape(outcome_label(x))}}}")
-    return r"$P(X = x) = \begin{cases}" + r" \\ ".join(lines) + r"\end{cases}$"
+def decimal(p: Fraction | float) -> str:
+    """A probability as a short decimal for people: 6 places, or 4 significant
+    digits in scientific notation below 10^-4 (so tiny tails do not read 0)."""
+    if p == 0:
+        return "0"
+    if p == 1:
+        return "1"
+    f = float(p)
+    return f"{f:.3e}" if abs(f) < 1e-4 else f"{f:.6f}"
 
 
+# ----------------------------------------------------------------- text
 def dist_text(dist: Any) -> str:
-    """A plain-text table for terminals."""
-    rows, hidden = _elide(table_rows(dist))
+    """A plain-text table for terminals (the CLI's ``--format table``).
+
+    The first and last ``MAX_ROWS // 2`` rows of a long support are shown,
+    with the number of hidden outcomes between them.
+    """
+    rows = table_rows(dist)
+    hidden = 0
+    if len(rows) > MAX_ROWS:
+        half = MAX_ROWS // 2
+        hidden = len(rows) - 2 * half
+        rows = rows[:half] + [None] + rows[-half:]
     ordered = _is_ordered(dist)
     out = []
     labels = [r[0] for r in rows if r] + ["outcome"]
@@ -112,66 +153,327 @@ def dist_text(dist: Any) -> str:
     return "\n".join(out)
 
 
+def dist_repr(dist: Any, shown: int = 6) -> str:
+    """A one-line summary: size, range, mean and the first probabilities.
+
+    ``Dist(11 outcomes 2..12, mean 7: {2: 1/36, 3: 1/18, ...})``.
+    """
+    support = dist.support()
+    body = ", ".join(f"{x!r}: {dist.pmf(x)}" for x in support[:shown])
+    if len(support) > shown:
+        body += ", ..."
+    return f"Dist({dist_summary(dist)}: {{{body}}})"
+
+
+def dist_summary(dist: Any) -> str:
+    """``11 outcomes 2..12, mean 7`` (range and mean for numeric outcomes only)."""
+    n = len(dist)
+    text = f"{n} outcome{'s' if n != 1 else ''}"
+    if _is_ordered(dist):
+        support = dist.support()
+        if n > 1:
+            text += f" {support[0]}..{support[-1]}"
+        text += f", mean {dist.mean()}"
+    return text
+
+
+def run_repr(run: Any) -> str:
+    """One line: each stage with its number of distinct states, then the final summary.
+
+    ``Run(start[1] -> hits[11] -> wounds[11]; final: 11 outcomes 0..10, mean 10/3)``.
+    """
+    path = " -> ".join(f"{name}[{len(d)}]" for name, d in run.stages.items())
+    return f"Run({path}; final: {dist_summary(run.final)})"
+
+
+# ----------------------------------------------------------------- HTML
+_CSS_TABLE = ("border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums;"
+              "line-height:1.35;margin:0.3em 0;color:inherit")
+_CSS_TH = ("padding:3px 10px;border-bottom:2px solid #888;text-align:right;font-weight:600;"
+           "white-space:nowrap")
+_CSS_TD = "padding:2px 10px;border-bottom:1px solid rgba(128,128,128,0.25);text-align:right"
+_CSS_FRAC = _CSS_TD + ";font-family:monospace;white-space:nowrap"
+_CSS_GAP = "padding:3px 10px;text-align:center;font-style:italic;color:#777"
+_CSS_CAPTION = "caption-side:top;text-align:left;padding:2px 4px 6px 4px;color:inherit"
+_BAR_PX = 90
+LONG_FRACTION = 28
+"""Fractions longer than this many characters are shortened in HTML tables
+(the exact value stays in the cell's tooltip and in ``to_fractions()``)."""
+
+
+def _digits(n: int) -> str:
+    s = str(n)
+    return s if len(s) <= 12 else f"{s[:6]}&hellip;{s[-4:]}"
+
+
+def fraction_html(p: Fraction) -> tuple[str, bool]:
+    """``(html, shortened)``: the exact fraction, or when longer than
+    :data:`LONG_FRACTION` characters its leading and trailing digits with the
+    full value as a tooltip."""
+    text = str(p)
+    if len(text) <= LONG_FRACTION:
+        return text, False
+    return f'<span title="{text}">{_digits(p.numerator)}/{_digits(p.denominator)}</span>', True
+
+
+def _bar(p: Fraction, top: Fraction) -> str:
+    width = 0 if top == 0 else round(_BAR_PX * float(p / top))
+    return (f'<div style="width:{_BAR_PX}px"><div style="width:{max(width, 1 if p else 0)}px;'
+            f'height:0.8em;background:#4c78a8;border-radius:1px"></div></div>')
+
+
+def dist_html(dist: Any, max_rows: int = MAX_ROWS, title: str | None = None) -> str:
+    """An HTML table: outcome, exact probability, decimal, a bar, and for
+    numeric outcomes P(at least x) and P(at most x).
+
+    Named-tuple outcomes get one column per field. A support longer than
+    ``max_rows`` is truncated by :func:`shown_rows`, and each hidden run is one
+    row saying how many outcomes it holds and their total probability. Styles
+    are inline (Jupyter themes differ) and use inherited colours, so the table
+    reads in light and dark themes.
+    """
+    ordered = _is_ordered(dist)
+    fields = outcome_fields(dist)
+    heads = [html.escape(f) for f in fields] if fields else ["outcome"]
+    heads += ["probability", "decimal", ""]
+    tips = {"at least": "P(X &ge; x)", "at most": "P(X &le; x)"}
+    if ordered:
+        heads += ["at least", "at most"]
+    width = len(heads)
+    top = max(p for _, p in dist.items())
+    tails: dict[Any, tuple[Fraction, Fraction]] = {}
+    if ordered:
+        below = Fraction(0)
+        for x, p in dist.items():
+            below += p
+            tails[x] = (1 - below + p, below)
+    body = []
+    shortened = False
+    for r in shown_rows(dist, max_rows):
+        if isinstance(r, Gap):
+            body.append(f'<tr><td colspan="{width}" style="{_CSS_GAP}">&hellip; {r.count} more '
+                        f'outcome{"s" if r.count != 1 else ""}, total probability {decimal(r.p)} '
+                        f'&hellip;</td></tr>')
+            continue
+        x, p = r
+        labels = [str(v) for v in x] if fields else [outcome_label(x)]
+        cells = [f'<td style="{_CSS_TD};font-weight:600">{html.escape(v)}</td>' for v in labels]
+        frac, short = fraction_html(p)
+        shortened = shortened or short
+        cells.append(f'<td style="{_CSS_FRAC}">{frac}</td>')
+        cells.append(f'<td style="{_CSS_TD}">{decimal(p)}</td>')
+        cells.append(f'<td style="{_CSS_TD};text-align:left">{_bar(p, top)}</td>')
+        if ordered:
+            ge, le = tails[x]
+            cells += [f'<td style="{_CSS_TD}">{decimal(ge)}</td>', f'<td style="{_CSS_TD}">{decimal(le)}</td>']
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    head = "".join(f'<th style="{_CSS_TH}"' + (f' title="{tips[h]}"' if h in tips else "") + f">{h}</th>"
+                   for h in heads)
+    n = len(dist)
+    caption = f"{n} outcome{'s' if n != 1 else ''}"
+    if ordered:
+        m = dist.mean()
+        caption += f" &middot; mean {m}" + ("" if m.denominator == 1 else f" &asymp; {float(m):.4f}")
+        v = dist.var()
+        caption += " &middot; sd 0" if v == 0 else f" &middot; sd &asymp; {float(v) ** 0.5:.4f}"
+    foot = ""
+    if shortened:
+        foot = (f'<tfoot><tr><td colspan="{width}" style="{_CSS_GAP};font-size:12px">long fractions '
+                "shortened: hover for the exact value, or use <code>.to_fractions()</code></td></tr></tfoot>")
+    if title:
+        caption = f"<b>{html.escape(title)}</b> &middot; " + caption
+    return (f'<table class="exactodds-dist" style="{_CSS_TABLE}">'
+            f'<caption style="{_CSS_CAPTION}">{caption}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>{foot}</table>")
+
+
+def run_html(run: Any, max_rows: int = STAGE_ROWS) -> str:
+    """Each stage of a pipeline run as an HTML table, side by side (wrapping
+    on narrow screens), named after its step, in order."""
+    names = " &rarr; ".join(html.escape(n) for n in run.stages)
+    cells = "".join(
+        f'<div style="margin:0 18px 8px 0">{dist_html(d, max_rows=max_rows, title=name)}</div>'
+        for name, d in run.stages.items()
+    )
+    return (f'<div class="exactodds-run"><div style="margin-bottom:4px">Pipeline run: {names}</div>'
+            f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{cells}</div></div>')
+
+
+# ---------------------------------------------------------------- LaTeX
+def _latex_text(s: str) -> str:
+    """Escape text for ``\\text{...}``."""
+    for a, b in (("\\", r"\backslash "), ("{", r"\{"), ("}", r"\}"), ("_", r"\_"), ("%", r"\%"),
+                 ("&", r"\&"), ("#", r"\#"), ("$", r"\$"), ("^", r"\hat{}"), ("~", r"\sim ")):
+        s = s.replace(a, b)
+    return s
+
+
+def outcome_latex(x: Any) -> str:
+    """An outcome in LaTeX: integers as they are, anything else as text."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        return str(x)
+    if isinstance(x, Fraction):
+        return rf"\frac{{{x.numerator}}}{{{x.denominator}}}" if x.denominator != 1 else str(x.numerator)
+    return rf"\text{{{_latex_text(outcome_label(x))}}}"
+
+
+def latex_table(rows: list[tuple[Any, str] | Gap], value_head: str, decimals: list[str] | None = None) -> str:
+    """A LaTeX ``array`` of outcomes and their (already LaTeX) probabilities."""
+    cols = "r|l" + ("|l" if decimals is not None else "")
+    lines = [rf"x & {value_head}" + (r" & \approx" if decimals is not None else "") + r" \\ \hline"]
+    for i, r in enumerate(rows):
+        if isinstance(r, Gap):
+            filler = r" & " if decimals is not None else ""
+            lines.append(rf"\vdots & \text{{{r.count} more, total }} {decimal(r.p)}{filler} \\")
+            continue
+        x, value = r
+        dec = f" & {decimals[i]}" if decimals is not None else ""
+        lines.append(f"{outcome_latex(x)} & {value}{dec} \\\\")
+    return r"\begin{array}{" + cols + "}" + " ".join(lines) + r"\end{array}"
+
+
+def dist_latex(dist: Any, max_rows: int = MAX_ROWS) -> str:
+    """The probabilities as a LaTeX array ``x | P(X = x) | decimal``, fractions
+    typeset by sympy; long supports truncated as in :func:`dist_html`."""
+    import sympy
+
+    rows: list = []
+    decs = []
+    for r in shown_rows(dist, max_rows):
+        if isinstance(r, Gap):
+            rows.append(r)
+            decs.append("")
+        else:
+            x, p = r
+            rows.append((x, sympy.latex(sympy.Rational(p.numerator, p.denominator))))
+            decs.append(decimal(p))
+    return r"$\displaystyle " + latex_table(rows, "P(X = x)", decs) + "$"
+
+
+# ---------------------------------------------------------------- plots
 def _plt() -> Any:
+    """matplotlib.pyplot, or an InputError saying how to install it."""
     try:
         import matplotlib.pyplot as plt
     except ImportError:
-        from .errors import InputError
-
         raise InputError(
-            "plotting needs matplotlib: pip install 'exactodds[plot]'"
+            "plotting needs matplotlib, which is not installed: "
+            "pip install 'exactodds[plot]' (or 'exactodds[notebook]' for Jupyter)"
         ) from None
     return plt
 
 
-def plot_dist(dist: Any, ax: Any = None, survival: bool = False, title: str | None = None, **bar_kwargs: Any) -> Any:
-    """Bar chart of P(X = x), or with ``survival=True`` a step plot of P(X >= x)."""
+def plot_dist(dist: Any, ax: Any = None, survival: bool = False, title: str | None = None,
+              **bar_kwargs: Any) -> Any:
+    """Bar chart of P(X = x), or with ``survival=True`` of P(X >= x); returns the Axes.
+
+    Integer outcomes are placed at their values (gaps show); other outcomes
+    are labelled bars in support order. ``bar_kwargs`` go to ``ax.bar``.
+    """
     plt = _plt()
+    ordered = _is_ordered(dist)
+    if survival and not ordered:
+        raise InputError("survival=True needs numeric outcomes (P(X >= x) needs an order); "
+                         "plot a numeric marginal, e.g. dist.marginal('field').plot(survival=True)")
     if ax is None:
-        _, ax = plt.subplots()
-    rows = table_rows(dist)
-    labels = [r[0] for r in rows]
-    xs = list(range(len(rows)))
-    if survival and _is_ordered(dist):
-        ax.step([x for x in dist.support()], [float(r[3]) for r in rows], where="mid")
+        _, ax = plt.subplots(figsize=(6, 3.2))
+    items = dist.items()
+    if ordered:
+        xs = [float(x) for x, _ in items]
+        step = min((b - a for a, b in zip(xs, xs[1:])), default=1.0)
+        bar_kwargs.setdefault("width", 0.8 * step)
+    else:
+        xs = list(range(len(items)))
+        labels = [outcome_label(x) for x, _ in items]
+        longest = max(map(len, labels))
+        ax.set_xticks(xs, labels, rotation=45 if longest > 3 else 0,
+                      ha="right" if longest > 3 else "center")
+    if survival:
+        ys = [float(t[3]) for t in table_rows(dist)]
         ax.set_ylabel("P(at least x)")
     else:
-        ax.bar(xs, [r[2] for r in rows], **bar_kwargs)
-        ax.set_xticks(xs, labels, rotation=45 if len(max(labels, key=len)) > 3 else 0)
+        ys = [float(p) for _, p in items]
         ax.set_ylabel("probability")
+    bar_kwargs.setdefault("color", "#4c78a8")
+    ax.bar(xs, ys, **bar_kwargs)
+    if ordered and all(isinstance(x, int) for x in dist.support()):
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(0, max(ys) * 1.08 if max(ys) > 0 else 1)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
     if title:
         ax.set_title(title)
     return ax
 
 
-def run_html(run: Any) -> str:
-    """Each stage of a pipeline run as an HTML table, side by side."""
-    cells = "".join(
-        f'<td style="vertical-align:top"><b>{html.escape(name)}</b>{dist_html(d)}</td>'
-        for name, d in run.stages.items()
-    )
-    return f"<table><tr>{cells}</tr></table>"
+def plot_run(run: Any, key: Any = None, stages: list[str] | None = None, survival: bool = False,
+             **kwargs: Any) -> list:
+    """One bar chart per stage, side by side (4 per row); returns the list of Axes.
 
-
-def plot_run(run: Any, key: Any = None, **kwargs: Any) -> Any:
-    """One bar chart per stage, side by side; ``key`` maps each state to what to plot."""
+    ``key`` maps each state to what to plot (e.g. a field of a named tuple);
+    ``stages`` picks stage names (default: all, ``"start"`` first).
+    """
     plt = _plt()
-    stages = run.stages if key is None else run.marginals(key)
-    fig, axes = plt.subplots(1, len(stages), figsize=(3.2 * len(stages), 3), squeeze=False)
-    for ax, (name, d) in zip(axes[0], stages.items()):
-        plot_dist(d, ax=ax, title=name, **kwargs)
+    all_stages = run.stages if key is None else run.marginals(key)
+    names = list(all_stages) if stages is None else list(stages)
+    unknown = [n for n in names if n not in all_stages]
+    if unknown:
+        raise InputError(f"no stage named {unknown[0]!r}; stages are {list(all_stages)}")
+    if not names:
+        raise InputError("plot_run needs at least one stage")
+    ncols = min(len(names), 4)
+    nrows = -(-len(names) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 2.9 * nrows), squeeze=False)
+    flat = [ax for row in axes for ax in row]
+    for ax, name in zip(flat, names):
+        plot_dist(all_stages[name], ax=ax, title=name, survival=survival, **kwargs)
+    for ax in flat[len(names):]:
+        ax.set_visible(False)
     fig.tight_layout()
-    return fig
+    return flat[: len(names)]
 
 
-def dist_to_pandas(dist: Any) -> Any:
-    """A DataFrame with columns outcome, p (Fraction), p_float."""
+# --------------------------------------------------------------- pandas
+def _pandas() -> Any:
     try:
         import pandas as pd
     except ImportError:
-        from .errors import InputError
+        raise InputError("to_pandas needs pandas, which is not installed: "
+                         "pip install 'exactodds[notebook]' (or pip install pandas)") from None
+    return pd
 
-        raise InputError("to_pandas needs pandas: pip install 'exactodds[notebook]'") from None
-    return pd.DataFrame(
-        [{"outcome": x, "p": p, "p_float": float(p)} for x, p in dist.items()]
-    )
+
+def dist_records(dist: Any) -> list[dict]:
+    """One dict per outcome, columns as in the CLI's CSV: the outcome (one
+    column per named-tuple field), ``p`` (exact Fraction), ``p_float``, and for
+    numeric outcomes ``p_at_least`` and ``p_at_most`` (Fractions)."""
+    fields = outcome_fields(dist)
+    ordered = _is_ordered(dist)
+    records = []
+    below = Fraction(0)
+    for x, p in dist.items():
+        rec = dict(zip(fields, x)) if fields else {"outcome": x}
+        rec["p"] = p
+        rec["p_float"] = float(p)
+        if ordered:
+            below += p
+            rec["p_at_least"] = 1 - below + p
+            rec["p_at_most"] = below
+        records.append(rec)
+    return records
+
+
+def dist_to_pandas(dist: Any) -> Any:
+    """A DataFrame of :func:`dist_records` (needs pandas). ``p`` holds exact
+    Fractions (object dtype); ``p_float`` is for plotting and sorting."""
+    return _pandas().DataFrame(dist_records(dist))
+
+
+def run_to_pandas(run: Any, key: Any = None) -> Any:
+    """All stages in one long DataFrame: a ``stage`` column, then the columns of
+    :func:`dist_records` (``key`` maps states first, as in :func:`plot_run`)."""
+    stages = run.stages if key is None else run.marginals(key)
+    rows = [{"stage": name, **rec} for name, d in stages.items() for rec in dist_records(d)]
+    return _pandas().DataFrame(rows)

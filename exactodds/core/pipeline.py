@@ -128,10 +128,21 @@ class Run:
         """Each stage's distribution of ``key(state)``."""
         return {n: d.map(key) for n, d in self.stages.items()}
 
+    def __repr__(self) -> str:
+        from .display import run_repr
+
+        return run_repr(self)
+
     def _repr_html_(self) -> str:
         from .display import run_html
 
         return run_html(self)
+
+    def to_pandas(self, key: Callable[[Any], Any] | None = None) -> Any:
+        """Every stage in one long pandas DataFrame with a ``stage`` column (needs pandas)."""
+        from .display import run_to_pandas
+
+        return run_to_pandas(self, key=key)
 
     def plot(self, key: Callable[[Any], Any] | None = None, **kwargs: Any) -> Any:
         """Plot the stages side by side (needs matplotlib)."""
