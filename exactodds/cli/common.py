@@ -20,6 +20,7 @@ import click
 
 from ..answer import FORMATS, Answer
 from ..core import ExactOddsError
+from ..core.limits import check_digits, decimal_digits
 from ..dice import Target
 
 EXIT_REJECTED = 1
@@ -27,10 +28,22 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 
 _NEGATIVE = re.compile(r"^-\d")
+MAX_WORD = 60
+"""Words of an error message longer than this are shortened (a 5,000-digit
+number typed by mistake is quoted by its start and its length)."""
+MAX_NUMBER_DIGITS = 100
+"""A count written with more digits than this is refused before converting it
+(Python itself refuses to read integers of more than 4,300 digits)."""
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(_shorten(word) for word in text.split())
+
+
+def _shorten(word: str) -> str:
+    if len(word) <= MAX_WORD:
+        return word
+    return f"{word[:24]}...({len(word):,} characters)"
 
 
 class ExactOddsGroup(click.Group):
@@ -46,6 +59,9 @@ class ExactOddsGroup(click.Group):
         try:
             rv = super().main(args=args, prog_name=prog_name or "exactodds", complete_var=complete_var,
                               standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:  # a bare group: its help, as --help does
+            click.echo(e.ctx.get_help())
+            sys.exit(0)
         except click.exceptions.NoSuchOption as e:
             if _NEGATIVE.match(e.option_name):
                 _fail(f"{e.option_name} is not allowed here: counts and distances must be 0 or more", e.ctx)
@@ -110,8 +126,10 @@ class Count(click.ParamType):
             n = value
         else:
             text = str(value).strip()
-            if not re.fullmatch(r"[+-]?\d+", text):
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
                 self.fail(f"{value!r} is not {self.what}: {self._allowed()}", param, ctx)
+            if len(text.lstrip("+-").lstrip("0")) > MAX_NUMBER_DIGITS:
+                self.fail(f"{text} is far too large ({len(text):,} digits): {self._allowed()}", param, ctx)
             n = int(text)
         if n < self.low or (self.high is not None and n > self.high):
             self.fail(f"{n} is out of range: {self._allowed()}", param, ctx)
@@ -139,11 +157,26 @@ class FacesType(click.ParamType):
         faces = []
         for part in str(value).split(","):
             part = part.strip()
-            if not part.isdigit() or not 1 <= int(part) <= sides:
+            if not re.fullmatch(r"[0-9]{1,4}", part) or not 1 <= int(part) <= sides:
                 self.fail(f"{value!r} is not a list of faces: use whole numbers 1 to {sides}, "
                           f"separated by commas (e.g. 1 or 1,2)", param, ctx)
             faces.append(int(part))
         return tuple(sorted(set(faces)))
+
+
+def render_answer(answer: Answer, fmt: str) -> str:
+    """``answer`` rendered in ``fmt`` (no trailing newline), after checking that
+    its exact fractions are not too long to write (:func:`~exactodds.core.limits.check_digits`).
+
+    Writing a fraction of d digits as text costs O(d^2); the check costs
+    O(outcomes + d) and refuses, with the size, before any of that work.
+    """
+    dist = answer.dist
+    digits = decimal_digits(dist.denominator)
+    if answer.mean is not None:
+        digits = max(digits, decimal_digits(answer.mean.denominator), decimal_digits(answer.mean.numerator))
+    check_digits(len(dist) + 1, digits, "the answer")
+    return answer.render(fmt).rstrip("\n")
 
 
 def format_option(f: Callable) -> Callable:
@@ -161,8 +194,7 @@ def query_command(parent: click.Group, name: str | None = None, **command_kwargs
 
     def deco(compute: Callable[..., Answer]) -> click.Command:
         def callback(fmt: str, **params: Any) -> None:
-            answer = compute(**params)
-            click.echo(answer.render(fmt).rstrip("\n"))
+            click.echo(render_answer(compute(**params), fmt))
 
         callback.__click_params__ = list(getattr(compute, "__click_params__", []))  # type: ignore[attr-defined]
         callback.__doc__ = compute.__doc__

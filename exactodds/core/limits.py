@@ -5,11 +5,23 @@ refuses, with the estimate, when it exceeds :func:`max_states`. The limit is
 read from the ``EXACTODDS_MAX_STATES`` environment variable (default
 ``2_000_000``) and can be changed in-process with :func:`set_max_states` or
 temporarily with :func:`state_limit`.
+
+An exact answer can be small in states yet huge in digits (the 10,001
+probabilities of 10,000 dice at 4+ share a 3,011-digit denominator), and
+writing exact fractions as text costs time quadratic in their digits. So
+the interfaces also check the size of the *text* of an answer before
+writing it (:func:`check_digits`): at most :func:`max_digits` digits in all
+(``EXACTODDS_MAX_DIGITS``, default ``10_000_000``) and no single number
+longer than Python's own limit for converting integers to text
+(``sys.get_int_max_str_digits()``, 4,300 digits unless ``PYTHONINTMAXSTRDIGITS``
+says otherwise).
 """
 
 from __future__ import annotations
 
+import math
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -17,6 +29,8 @@ from .errors import InputError, TooLargeError
 
 DEFAULT_MAX_STATES = 2_000_000
 ENV_VAR = "EXACTODDS_MAX_STATES"
+DEFAULT_MAX_DIGITS = 10_000_000
+DIGITS_ENV_VAR = "EXACTODDS_MAX_DIGITS"
 
 _override: int | None = None
 
@@ -25,18 +39,29 @@ def max_states() -> int:
     """The current limit on the number of states (or terms) of one computation."""
     if _override is not None:
         return _override
-    raw = os.environ.get(ENV_VAR)
+    return _env_limit(ENV_VAR, DEFAULT_MAX_STATES)
+
+
+def max_digits() -> int:
+    """The current limit on the total digits of an exact answer written as text."""
+    return _env_limit(DIGITS_ENV_VAR, DEFAULT_MAX_DIGITS)
+
+
+def _env_limit(name: str, default: int) -> int:
+    raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
-        return DEFAULT_MAX_STATES
-    try:
-        value = int(raw)
-    except ValueError:
+        return default
+    text = raw.strip()
+    # at most 30 digits: a longer "number" is a typo, and int() of thousands of digits is refused by Python
+    if not (text.isascii() and text.isdigit() and len(text) <= 30):
+        shown = raw if len(raw) <= 40 else raw[:20] + f"... ({len(raw):,} characters)"
         raise InputError(
-            f"{ENV_VAR}={raw!r} is not a whole number; set it to a positive integer "
-            f"(default {DEFAULT_MAX_STATES})"
-        ) from None
+            f"{name}={shown!r} is not a whole number; set it to a positive integer "
+            f"(default {default:,})"
+        )
+    value = int(text)
     if value < 1:
-        raise InputError(f"{ENV_VAR}={value} must be a positive integer")
+        raise InputError(f"{name}={value} must be a positive integer (default {default:,})")
     return value
 
 
@@ -68,4 +93,38 @@ def check_size(estimate: int, what: str) -> None:
             f"{what} would need about {estimate:,} states, over the limit of "
             f"{limit:,}; raise it with the environment variable {ENV_VAR} "
             f"(or --max-states) if you have the memory and time"
+        )
+
+
+def decimal_digits(n: int) -> int:
+    """The number of decimal digits of ``abs(n)``, without converting it to text.
+
+    Exact: ``floor(log10|n|) + 1`` from the bit length, corrected by one
+    comparison with a power of ten. O(digits) for the power, not O(digits^2).
+    """
+    n = abs(n)
+    if n < 10:
+        return 1
+    guess = int((n.bit_length() - 1) * math.log10(2)) + 1  # never more than the true count
+    return guess + 1 if n >= 10**guess else guess
+
+
+def check_digits(count: int, digits: int, what: str) -> None:
+    """Refuse, before writing it, an exact answer of ``count`` numbers of up to
+    ``digits`` digits each: over Python's own per-number limit for integers as
+    text, or over :func:`max_digits` digits in all."""
+    per_number = sys.get_int_max_str_digits()
+    if per_number and digits > per_number:
+        raise TooLargeError(
+            f"{what} has exact fractions of about {digits:,} digits, over Python's limit of "
+            f"{per_number:,} digits for writing an integer as text; ask a smaller question, or "
+            f"raise it with the environment variable PYTHONINTMAXSTRDIGITS (0 = no limit)"
+        )
+    total = count * digits
+    limit = max_digits()
+    if total > limit:
+        raise TooLargeError(
+            f"{what} would need about {total:,} digits of exact fractions ({count:,} outcomes of "
+            f"up to {digits:,} digits), over the limit of {limit:,}; raise it with the "
+            f"environment variable {DIGITS_ENV_VAR} if you have the time"
         )

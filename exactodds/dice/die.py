@@ -29,7 +29,7 @@ def d(sides: int = 6) -> Dist:
 _die_cache: dict[int, Dist] = {}
 d6 = d(6)
 
-_TARGET_RE = re.compile(r"^\s*(\d+)\s*\+\s*$")
+_TARGET_RE = re.compile(r"^\s*([0-9]{1,9})\s*\+\s*$")  # ASCII digits; 10+ digits is no target
 AUTO_SPELLINGS = ("auto", "a")
 FAIL_SPELLINGS = ("fail", "f")
 
