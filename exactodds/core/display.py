@@ -26,6 +26,10 @@ and say how many outcomes (and how much probability) are hidden."""
 STAGE_ROWS = 16
 """Rows shown per stage when a pipeline run is shown stage by stage."""
 
+LONG_FRACTION = 28
+"""Fractions longer than this many characters are shortened in HTML tables
+and reprs (the exact value stays in the cell's tooltip and in ``to_fractions()``)."""
+
 
 # ----------------------------------------------------------------- rows
 def outcome_label(x: Any) -> str:
@@ -153,16 +157,23 @@ def dist_text(dist: Any) -> str:
     return "\n".join(out)
 
 
-def dist_repr(dist: Any, shown: int = 6) -> str:
-    """A one-line summary: size, range, mean and the first probabilities.
+def fraction_text(p: Fraction) -> str:
+    """The exact fraction, or ``~`` and a short decimal when it is longer than
+    :data:`LONG_FRACTION` characters (for one-line reprs)."""
+    text = str(p)
+    return text if len(text) <= LONG_FRACTION else "~" + decimal(p)
 
-    ``Dist(11 outcomes 2..12, mean 7: {2: 1/36, 3: 1/18, ...})``.
+
+def dist_repr(dist: Any, shown: int = 6) -> str:
+    """``Dist(11 outcomes 2..12, mean 7: {..., 4: 1/12, 5: 1/9, 6: 5/36, 7: 1/6, 8: 5/36, 9: 1/9, ...})``.
+
+    One line for terminals: size, range and mean, then the ``shown`` outcomes
+    picked as in :func:`shown_rows` (the likeliest window for numbers), ``...``
+    for the others; fractions too long to read are written ``~decimal``.
     """
-    support = dist.support()
-    body = ", ".join(f"{x!r}: {dist.pmf(x)}" for x in support[:shown])
-    if len(support) > shown:
-        body += ", ..."
-    return f"Dist({dist_summary(dist)}: {{{body}}})"
+    parts = ["..." if isinstance(r, Gap) else f"{r[0]!r}: {fraction_text(r[1])}"
+             for r in shown_rows(dist, shown)]
+    return f"Dist({dist_summary(dist)}: {{{', '.join(parts)}}})"
 
 
 def dist_summary(dist: Any) -> str:
@@ -196,9 +207,6 @@ _CSS_FRAC = _CSS_TD + ";font-family:monospace;white-space:nowrap"
 _CSS_GAP = "padding:3px 10px;text-align:center;font-style:italic;color:#777"
 _CSS_CAPTION = "caption-side:top;text-align:left;padding:2px 4px 6px 4px;color:inherit"
 _BAR_PX = 90
-LONG_FRACTION = 28
-"""Fractions longer than this many characters are shortened in HTML tables
-(the exact value stays in the cell's tooltip and in ``to_fractions()``)."""
 
 
 def _digits(n: int) -> str:

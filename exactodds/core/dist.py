@@ -439,10 +439,9 @@ class Dist:
         return Fraction(sum(self._weights.values()), self._total)
 
     def __repr__(self) -> str:
-        shown = self.support()[:8]
-        body = ", ".join(f"{x!r}: {Fraction(self._weights[x], self._total)}" for x in shown)
-        more = f", ... ({len(self._weights) - len(shown)} more)" if len(self._weights) > len(shown) else ""
-        return f"Dist({{{body}{more}}})"
+        from .display import dist_repr
+
+        return dist_repr(self)
 
     def _repr_html_(self) -> str:
         from .display import dist_html
