@@ -12,7 +12,7 @@ from ..core import set_max_states
 from . import pool
 from .common import ExactOddsGroup
 
-SYSTEM_MODULES = ("pool", "hd", "wh40k6", "hh3", "files")
+SYSTEM_MODULES = ("pool", "hd", "wh40k6", "hh3", "files", "sweep")
 
 
 @click.group(cls=ExactOddsGroup, context_settings={"help_option_names": ["-h", "--help"]})

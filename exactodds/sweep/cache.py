@@ -1,0 +1,88 @@
+"""What a sweep computes once.
+
+Two levels, both keyed by the *canonical query* (:meth:`exactodds.query.Query.key`:
+the command and its parameters after the command's own validation, so
+``hit = "4+"``, ``hit = 4`` and ``hit = " 4 + "`` are the same key):
+
+1. **Within a sweep, across workers**: the sweep groups the grid's rows by
+   canonical query before dispatching, so each distinct query is sent to
+   exactly one worker, once; rows that spell the same query differently
+   (or list it in several combinations) share its answer.
+2. **Within a worker process, across sweeps**: :data:`ANSWERS`, a bounded
+   LRU cache of answers per process (a Dask worker, the notebook's own
+   process with ``scheduler="local"``), so sweeping again with another
+   report or an overlapping grid recomputes nothing already answered.
+   Process pools of the default engine live for one sweep, so there this
+   level only helps the in-process engine and long-lived Dask workers.
+
+The answers are exact and deterministic, so a cached answer is the answer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..answer import Answer
+    from ..query import Query
+
+DEFAULT_SIZE = 512
+"""Answers kept per process (each a distribution: usually a few kB)."""
+
+
+@dataclass
+class CacheInfo:
+    """Counters of an :class:`AnswerCache`."""
+
+    hits: int
+    misses: int
+    size: int
+    maxsize: int
+
+
+class AnswerCache:
+    """A thread-safe LRU map: canonical query key -> :class:`~exactodds.answer.Answer`.
+
+    Lookup and insertion are O(1); the computation runs outside the lock
+    (two threads may compute the same new key once each; both get equal answers).
+    """
+
+    def __init__(self, maxsize: int = DEFAULT_SIZE) -> None:
+        self.maxsize = maxsize
+        self._data: OrderedDict[tuple, Answer] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def answer(self, query: Query, key: tuple | None = None) -> Answer:
+        """The answer of ``query`` (``key``: its canonical key, if already known)."""
+        key = query.key() if key is None else key
+        with self._lock:
+            if key in self._data:
+                self._data.move_to_end(key)
+                self.hits += 1
+                return self._data[key]
+            self.misses += 1
+        answer = query.answer()
+        with self._lock:
+            self._data[key] = answer
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
+        return answer
+
+    def info(self) -> CacheInfo:
+        """Hits, misses and size so far."""
+        return CacheInfo(self.hits, self.misses, len(self._data), self.maxsize)
+
+    def clear(self) -> None:
+        """Forget every answer and reset the counters."""
+        with self._lock:
+            self._data.clear()
+            self.hits = self.misses = 0
+
+
+ANSWERS = AnswerCache()
+"""This process's cache of answers (level 2 above)."""

@@ -1,0 +1,227 @@
+"""Where a sweep's queries run: in this process, in a local process pool
+(:mod:`concurrent.futures`, the default), or on a Dask cluster
+(:mod:`dask.distributed`, an optional extra).
+
+Every engine runs the same function, :func:`run_task`, on the same
+:class:`Task` objects and yields the results as they complete, so the rows
+do not depend on the engine (only their order of completion does). The
+engines only schedule: no scheduling logic of our own beyond cutting the
+work into tasks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core import ExactOddsError, InputError, state_limit
+from .cache import ANSWERS
+from .report import Report
+
+SCHEDULERS = ("processes", "local", "dask")
+"""``processes``: a local pool of worker processes (default); ``local``: this
+process, one query after another; ``dask``: a Dask cluster (``--address``, or a
+local cluster started for the sweep)."""
+
+DEFAULT_WORKERS = 2
+MAX_CHUNK = 32
+
+
+@dataclass(frozen=True)
+class Item:
+    """One distinct query of a sweep: its canonical key, parameters and label."""
+
+    key: tuple
+    params: dict
+    where: str
+
+
+@dataclass(frozen=True)
+class Task:
+    """A batch of distinct queries sent to one worker (picklable, self-contained)."""
+
+    system: str
+    command: str | None
+    folder: str | None
+    report: Report
+    max_states: int
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Result:
+    """A query's figures, or the message of the error it raised (``kind``: the error's class)."""
+
+    key: tuple
+    figures: dict | None
+    error: str | None = None
+    kind: str | None = None
+
+
+def run_task(task: Task) -> list[Result]:
+    """Compute every query of a task (in a worker): answers from this process's
+    cache (:data:`~exactodds.sweep.cache.ANSWERS`), then the report's figures.
+
+    A query's own error (bad combination, too large) becomes a :class:`Result`
+    with its message; anything else is a bug and propagates.
+    """
+    from ..query import Query
+
+    folder = None if task.folder is None else Path(task.folder)
+    out = []
+    with state_limit(task.max_states):
+        for item in task.items:
+            query = Query(task.system, task.command, item.params, base=folder, source=item.where)
+            try:
+                answer = ANSWERS.answer(query, item.key)
+                out.append(Result(item.key, task.report.figures(answer, f"{item.where}: ")))
+            except ExactOddsError as e:
+                out.append(Result(item.key, None, str(e), type(e).__name__))
+    return out
+
+
+def make_tasks(items: list[Item], workers: int, system: str, command: str | None, folder: Path | None,
+               report: Report, max_states: int) -> list[Task]:
+    """Cut the items, in grid order, into consecutive batches: about eight per
+    worker (a smooth progress bar, balanced load), at most :data:`MAX_CHUNK`
+    queries each. Neighbours in the grid share most parameters, so a batch's
+    queries tend to share sub-results in the worker's caches."""
+    if not items:
+        return []
+    size = max(1, min(MAX_CHUNK, math.ceil(len(items) / (8 * max(workers, 1)))))
+    return [Task(system, command, None if folder is None else str(folder), report, max_states,
+                 tuple(items[i:i + size])) for i in range(0, len(items), size)]
+
+
+class Engine:
+    """Runs :func:`run_task` on tasks, yielding results as they complete.
+
+    Use as a context manager: leaving it (normally, on an error or on
+    Ctrl-C) cancels what has not started and releases the workers.
+    """
+
+    workers = 1
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[list[Result]]:  # pragma: no cover - interface
+        """Yield each task's results as soon as it completes."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Cancel pending work and release the workers."""
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class LocalEngine(Engine):
+    """This process, one task after another (no parallelism; no start-up cost)."""
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[list[Result]]:
+        for task in tasks:
+            yield run_task(task)
+
+
+class ProcessEngine(Engine):
+    """A pool of ``workers`` local processes (:class:`concurrent.futures.ProcessPoolExecutor`)."""
+
+    def __init__(self, workers: int = DEFAULT_WORKERS) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers = workers
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[list[Result]]:
+        from concurrent.futures import as_completed
+
+        futures = [self._pool.submit(run_task, t) for t in tasks]
+        for f in as_completed(futures):
+            yield f.result()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskEngine(Engine):
+    """A Dask cluster: the scheduler at ``address``, or a given ``client``, or a
+    :class:`~dask.distributed.LocalCluster` of ``workers`` processes started
+    (on loopback) for this sweep. The workers must have exactodds installed."""
+
+    def __init__(self, address: str | None = None, workers: int = DEFAULT_WORKERS, client: Any = None,
+                 processes: bool = True) -> None:
+        distributed = _import_distributed()
+        self._cluster = None
+        self._own_client = client is None
+        if client is not None:
+            self.client = client
+        elif address:
+            try:
+                self.client = distributed.Client(address, timeout="10s")
+            except (OSError, TimeoutError) as e:
+                raise InputError(f"cannot reach the Dask scheduler at {address!r}: {e}; start one with "
+                                 "'dask scheduler' and workers with 'dask worker ADDRESS', or omit --address "
+                                 "for a local cluster") from None
+        else:
+            self._cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
+                                                     host="127.0.0.1", dashboard_address=None)
+            self.client = distributed.Client(self._cluster)
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})) or workers)
+        self._futures: list = []
+
+    def run(self, tasks: Iterable[Task]) -> Iterator[list[Result]]:
+        from distributed import as_completed
+
+        self._futures = self.client.map(run_task, list(tasks), pure=False)
+        for f in as_completed(self._futures):
+            yield f.result()
+
+    def close(self) -> None:
+        if self._futures:
+            self.client.cancel(self._futures)
+            self._futures = []
+        if self._own_client:
+            self.client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+
+
+def _ignore_interrupts() -> None:
+    """In pool workers: leave Ctrl-C to the parent, which cancels the pool (no
+    traceback from every worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _import_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise InputError("the dask scheduler needs dask.distributed: pip install 'exactodds[dask]' "
+                         "(or use --scheduler processes)") from None
+    return distributed
+
+
+def make_engine(scheduler: str = "processes", workers: int = DEFAULT_WORKERS, address: str | None = None,
+                client: Any = None) -> Engine:
+    """The engine named by ``scheduler`` (one of :data:`SCHEDULERS`), or a
+    :class:`DaskEngine` on ``client`` when one is given."""
+    if client is not None:
+        return DaskEngine(client=client)
+    if scheduler not in SCHEDULERS:
+        raise InputError(f"scheduler {scheduler!r} is not known; use one of {', '.join(SCHEDULERS)}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError(f"workers must be a whole number, 1 or more, not {workers!r}")
+    if address and scheduler != "dask":
+        raise InputError("an address is for the dask scheduler: add --scheduler dask")
+    if scheduler == "local":
+        return LocalEngine()
+    if scheduler == "dask":
+        return DaskEngine(address=address, workers=workers)
+    return ProcessEngine(workers)
+

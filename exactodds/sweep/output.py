@@ -1,0 +1,286 @@
+"""Writing a sweep's rows as they complete, and resuming a stopped sweep.
+
+- **CSV** (``--out results.csv``): each row is appended and flushed as soon
+  as its query completes. Run the same sweep again with the same output and
+  the rows already there (keyed by their parameter cells) are skipped; a
+  half-written last line (a sweep killed mid-write) is dropped first, and
+  rows that recorded an error are computed again.
+- **Parquet** (``--out results.parquet``, needs pyarrow): rows go to a CSV
+  journal beside it (``results.parquet.partial.csv``) as they complete; when
+  the sweep finishes, the rows of the existing file and of the journal are
+  written as the Parquet file (typed columns) and the journal is removed. A
+  stopped sweep resumes from both.
+- **Standard output** (no ``--out``): CSV, streamed, no resume.
+
+Cells: parameters as written in the grid (lists as JSON), exact figures
+``num/den``, decimals as Python's shortest round-trip repr.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..core import InputError
+from .grid import Grid, cell
+
+FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+_INT = re.compile(r"^-?\d+$")
+
+
+def text_cell(value: Any) -> str:
+    """The CSV text of any row value (``""`` for none)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    return cell(value)
+
+
+class Schema:
+    """The columns of a sweep's rows and how to read their cells back as values.
+
+    Parameter cells map back to the grid's own values; ``*_float`` cells are
+    floats; ``quantile_*`` cells are whole numbers when they look like one;
+    exact figures and errors stay text.
+    """
+
+    def __init__(self, grid: Grid, keep_going: bool = False) -> None:
+        self.keys = grid.keys
+        self.columns = self.keys + grid.report.columns() + (["error"] if keep_going else [])
+        self._values: dict[str, dict[str, Any]] = {k: {} for k in self.keys}
+        for k in self.keys:
+            source = grid.vary.get(k) or [c[k] for c in grid.combinations]
+            for v in source:
+                self._values[k].setdefault(cell(v), v)
+
+    def value(self, column: str, text: str) -> Any:
+        """The typed value of a cell read back from a file."""
+        if column in self._values:
+            return self._values[column].get(text, text)
+        if text == "":
+            return None
+        if column.endswith("_float"):
+            return float(text)
+        if column.startswith("quantile_") and _INT.match(text):
+            return int(text)
+        return text
+
+    def typed(self, cells: Sequence[str]) -> dict[str, Any]:
+        """A row read back from a file, as ``{column: value}``."""
+        return {c: self.value(c, t) for c, t in zip(self.columns, cells)}
+
+    def arrow_types(self) -> dict[str, Any]:
+        """pyarrow types per column (parameters: int, float, bool, else text)."""
+        import pyarrow as pa
+
+        out = {}
+        for c in self.columns:
+            if c in self._values:
+                vals = list(self._values[c].values())
+                if all(isinstance(v, bool) for v in vals):
+                    out[c] = pa.bool_()
+                elif all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+                    out[c] = pa.int64()
+                elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+                    out[c] = pa.float64()
+                else:
+                    out[c] = pa.string()
+            elif c.endswith("_float"):
+                out[c] = pa.float64()
+            else:
+                out[c] = pa.string()
+        return out
+
+
+def output_format(path: str | Path) -> str:
+    """``csv`` or ``parquet`` from the file's suffix (else an InputError)."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise InputError(f"{path}: cannot tell the output format from {suffix or 'no suffix'!r}; "
+                         "name it .csv or .parquet")
+    if FORMATS[suffix] == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:
+            raise InputError(f"{path}: writing Parquet needs pyarrow (pip install pyarrow); "
+                             "or write CSV with --out results.csv") from None
+    return FORMATS[suffix]
+
+
+class Output:
+    """Where rows go. ``previous`` holds the rows (cells) already written by an
+    earlier run of the same sweep; :meth:`write` appends one row."""
+
+    previous: list[list[str]]
+
+    def write(self, cells: Sequence[str]) -> None:  # pragma: no cover - interface
+        """Append one row and flush it."""
+        raise NotImplementedError
+
+    def close(self, finished: bool) -> None:
+        """Close the output; ``finished``: every row has been written."""
+
+
+class StreamOutput(Output):
+    """CSV on a stream (standard output), header first; nothing to resume."""
+
+    def __init__(self, columns: list[str], stream: TextIO | None = None) -> None:
+        self.previous = []
+        self._stream = stream or sys.stdout
+        self._writer = csv.writer(self._stream, lineterminator="\n")
+        self._writer.writerow(columns)
+
+    def write(self, cells: Sequence[str]) -> None:
+        self._writer.writerow(cells)
+        self._stream.flush()
+
+
+class CsvOutput(Output):
+    """A CSV file appended row by row; an existing file of the same sweep is resumed."""
+
+    def __init__(self, path: Path, columns: list[str], overwrite: bool = False, retry_errors: bool = True) -> None:
+        self.path = path
+        self.previous = []
+        if overwrite and path.exists():
+            path.unlink()
+        if path.exists() and path.stat().st_size > 0:
+            self.previous = read_rows(path, columns)
+            if retry_errors and "error" in columns:
+                kept = [r for r in self.previous if not r[columns.index("error")]]
+                if len(kept) != len(self.previous):
+                    _rewrite(path, columns, kept)
+                self.previous = kept
+            self._file = path.open("a", newline="", encoding="utf-8")
+            self._writer = csv.writer(self._file, lineterminator="\n")
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = path.open("w", newline="", encoding="utf-8")
+            self._writer = csv.writer(self._file, lineterminator="\n")
+            self._writer.writerow(columns)
+            self._file.flush()
+
+    def write(self, cells: Sequence[str]) -> None:
+        self._writer.writerow(cells)
+        self._file.flush()
+
+    def close(self, finished: bool) -> None:
+        self._file.close()
+
+
+class ParquetOutput(Output):
+    """A Parquet file, journaled as CSV while the sweep runs (see the module docstring)."""
+
+    def __init__(self, path: Path, schema: Schema, overwrite: bool = False) -> None:
+        import pyarrow.parquet as pq
+
+        self.path = path
+        self.schema = schema
+        self.journal = path.with_name(path.name + ".partial.csv")
+        if overwrite:
+            for p in (path, self.journal):
+                if p.exists():
+                    p.unlink()
+        self._stored: list[list[str]] = []
+        if path.exists():
+            table = pq.read_table(path)
+            if table.column_names != schema.columns:
+                raise _mismatch(path, table.column_names, schema.columns)
+            self._stored = [[text_cell(r[c]) for c in schema.columns] for r in table.to_pylist()]
+            if "error" in schema.columns:
+                self._stored = [r for r in self._stored if not r[-1]]
+        self._journal = CsvOutput(self.journal, schema.columns)
+        self.previous = self._stored + self._journal.previous
+
+    def write(self, cells: Sequence[str]) -> None:
+        self._journal.write(cells)
+
+    def close(self, finished: bool) -> None:
+        self._journal.close(finished)
+        if not finished:
+            return
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        rows = self._stored + read_rows(self.journal, self.schema.columns)
+        types = self.schema.arrow_types()
+        arrays = []
+        for i, c in enumerate(self.schema.columns):
+            values = [self.schema.value(c, r[i]) for r in rows]
+            if types[c] == pa.string():
+                values = [None if v is None else (v if isinstance(v, str) else cell(v)) for v in values]
+            arrays.append(pa.array(values, type=types[c]))
+        table = pa.Table.from_arrays(arrays, names=self.schema.columns)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        pq.write_table(table, tmp)
+        os.replace(tmp, self.path)
+        self.journal.unlink()
+
+
+def open_output(out: str | Path | None, schema: Schema, overwrite: bool = False,
+                stream: TextIO | None = None) -> Output:
+    """The output for ``out`` (``None``: CSV on standard output)."""
+    if out is None:
+        return StreamOutput(schema.columns, stream)
+    path = Path(out)
+    if output_format(path) == "parquet":
+        return ParquetOutput(path, schema, overwrite)
+    return CsvOutput(path, schema.columns, overwrite)
+
+
+def read_rows(path: Path, columns: list[str]) -> list[list[str]]:
+    """The rows of a sweep's CSV file (cells), after checking its header; a
+    half-written last line is cut off the file first."""
+    _drop_partial_line(path)
+    with path.open(newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        header = next(reader, None)
+        if header is None:
+            return []
+        if header != columns:
+            raise _mismatch(path, header, columns)
+        rows = []
+        for line, r in enumerate(reader, 2):
+            if len(r) != len(columns):
+                raise InputError(f"{path}: line {line} has {len(r)} cells, the header {len(columns)}; "
+                                 "the file was edited or damaged: fix it, or start again with --overwrite")
+            rows.append(r)
+        return rows
+
+
+def _mismatch(path: Path, found: Iterable[str], wanted: list[str]) -> InputError:
+    return InputError(f"{path}: already holds rows of another sweep (columns {', '.join(found)}; this grid "
+                      f"writes {', '.join(wanted)}); choose another --out, or start again with --overwrite")
+
+
+def _drop_partial_line(path: Path) -> None:
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as f:
+            f.truncate(data.rfind(b"\n") + 1)
+
+
+def _rewrite(path: Path, columns: list[str], rows: list[list[str]]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(columns)
+        w.writerows(rows)
+    os.replace(tmp, path)
+
+
+def rows_text(columns: list[str], rows: Iterable[Mapping[str, Any]]) -> str:
+    """Rows as CSV text (header first)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(columns)
+    for r in rows:
+        w.writerow([text_cell(r.get(c)) for c in columns])
+    return buf.getvalue()
