@@ -1,0 +1,117 @@
+"""The benchmark cases (issue 8), one module per family.
+
+A :class:`Case` is one timed question: the exactodds call, how to encode its
+answer exactly, the peer case that asks the same question (if any peer
+can), and the targets it must meet. Modules:
+
+- :mod:`.pools`   (a) successes on 4+ among 60 d6; (c) 40 dice at BS 7.
+- :mod:`.parity`  (b) joint (count of 5+, even - odd) over N d6, and the
+  Hell Dorado (recipient, hits) answer for the same N.
+- :mod:`.wh40k6`  (d) a full 40K 6th-ed attack down to casualties.
+- :mod:`.hh3`     (e) the shipped Horus Heresy examples (examples/hh3/).
+- :mod:`.startup` (f) the first call in a fresh process (import, CLI).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class NotAvailable(Exception):
+    """The exactodds module a case needs is not there (yet)."""
+
+
+def need(module: str, *names: str) -> Any:
+    """Import ``module`` and return it (or its attributes ``names``), or raise
+    :class:`NotAvailable` naming what is missing."""
+    try:
+        mod = importlib.import_module(module)
+    except ImportError as exc:
+        raise NotAvailable(f"{module} not available yet ({exc})") from None
+    missing = [n for n in names if not hasattr(mod, n)]
+    if missing:
+        raise NotAvailable(f"{module} has no {', '.join(missing)} yet")
+    if not names:
+        return mod
+    got = tuple(getattr(mod, n) for n in names)
+    return got[0] if len(got) == 1 else got
+
+
+@dataclass(frozen=True)
+class Target:
+    """A speed target: ``kind`` "ratio" (exactodds / fastest peer at most
+    ``limit``) or "time" (exactodds's time at most ``limit`` seconds)."""
+
+    kind: str
+    limit: float
+    text: str
+
+    def check(self, seconds: float | None, ratio: float | None) -> bool | None:
+        """True met, False missed, None not measurable (e.g. no peer answered)."""
+        value = ratio if self.kind == "ratio" else seconds
+        return None if value is None else value <= self.limit
+
+
+def faster_than_peers(times: float) -> Target:
+    """exactodds at least ``times`` x faster than the fastest peer."""
+    return Target("ratio", 1 / times, f">= {times:g}x faster than fastest peer" if times != 1
+                  else "no slower than fastest peer")
+
+
+def under(seconds: float) -> Target:
+    """exactodds under ``seconds``."""
+    return Target("time", seconds, f"< {seconds * 1e3:g} ms" if seconds < 1 else f"< {seconds:g} s")
+
+
+@dataclass
+class Case:
+    """One timed question.
+
+    ``compute`` is the exactodds call that is timed (it must do all the work,
+    from the parameters to the finished distribution); ``canon`` turns its
+    result into the exact JSON answer of :func:`timing.encode_answer`;
+    ``peer`` is ``(peer case name, params)`` for :mod:`peer_impl`, or None
+    when no peer can answer; ``fresh`` cases (startup) are timed as whole
+    processes instead (``argv`` lists per library).
+    """
+
+    key: str
+    group: str
+    title: str
+    compute: Callable[[], Any] | None = None
+    canon: Callable[[Any], dict] | None = None
+    peer: tuple[str, dict] | None = None
+    targets: list[Target] = field(default_factory=list)
+    fresh: dict[str, list[str]] | None = None
+    skip_peers: tuple[str, ...] = ()
+    note: str = ""
+
+
+def dist_answer(dist: Any, key: Callable[[Any], Any] = lambda o: o) -> dict:
+    """An exactodds Dist (or Answer) as the exact JSON answer; ``key`` maps
+    an outcome to its JSON key (NamedTuples become lists)."""
+    from ..timing import encode_answer
+
+    dist = getattr(dist, "dist", dist)
+    return encode_answer(((_jsonable(key(o)), w) for o, w in dist.weights().items()), dist.denominator)
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, tuple):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, bool):
+        return int(x)
+    return x
+
+
+def all_cases(quick: bool = False) -> list[Case]:
+    """Every case, in report order."""
+    from . import hh3, parity, pools, startup, wh40k6
+
+    out: list[Case] = []
+    for mod in (pools, parity, wh40k6, hh3, startup):
+        out.extend(mod.cases(quick))
+    return sorted(out, key=lambda c: c.group)

@@ -1,0 +1,184 @@
+"""Render benchmark results: the console table and docs/performance.md.
+
+Input is the report dict built by ``run.py`` (also saved as
+bench/results/latest.json), so the page can be regenerated from a saved run
+with ``python bench/report.py bench/results/latest.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGE = DOCS / "performance.md"
+IMG = DOCS / "img"
+
+
+def fmt_time(t: float | None) -> str:
+    """Seconds as a short human figure (us, ms or s)."""
+    if t is None:
+        return "-"
+    if t < 1e-3:
+        return f"{t * 1e6:.0f} us"
+    if t < 1:
+        return f"{t * 1e3:.3g} ms" if t < 0.1 else f"{t * 1e3:.0f} ms"
+    return f"{t:.2f} s"
+
+
+def fmt_ratio(r: float | None) -> str:
+    """exactodds / fastest peer, with the speed-up beside it."""
+    if r is None:
+        return "-"
+    return f"{r:.4f} ({1 / r:.0f}x faster)" if r < 1 else f"{r:.2f} ({r:.1f}x slower)"
+
+
+def fmt_answers(a: dict) -> str:
+    """'same' / 'DIFFER: libs' / '-' (fewer than two answers)."""
+    if a["same"] is None:
+        return "-"
+    return "same" if a["same"] else "DIFFER: " + ", ".join(a["differ"])
+
+
+def fmt_targets(ts: list[dict]) -> str:
+    """Each target with met / MISSED / n/a."""
+    return "; ".join(f"{t['text']}: {'met' if t['met'] else 'n/a' if t['met'] is None else 'MISSED'}"
+                     for t in ts) or "-"
+
+
+def exactodds_cell(row: dict) -> str:
+    """exactodds's time, or why there is none."""
+    ex = row["libraries"].get("exactodds", {})
+    if "times" in ex:
+        return fmt_time(ex["times"]["min"])
+    return "not available yet" if "unavailable" in ex else ("error" if "error" in ex else "-")
+
+
+def peer_cell(row: dict) -> str:
+    """The fastest peer's time and name."""
+    if not row["fastest_peer"]:
+        return "-"
+    return f"{fmt_time(row['fastest_peer_time'])} ({row['fastest_peer']})"
+
+
+def table_rows(report: dict) -> list[list[str]]:
+    """One list of cells per case (header first)."""
+    out = [["case", "question", "exactodds", "fastest peer", "exactodds / peer", "answers", "targets"]]
+    for r in report["rows"]:
+        out.append([r["key"], r["title"], exactodds_cell(r), peer_cell(r), fmt_ratio(r["ratio"]),
+                    fmt_answers(r["answers"]), fmt_targets(r["targets"])])
+    return out
+
+
+def render_table(report: dict) -> str:
+    """A plain-text table for the console, then every library's time per case."""
+    rows = table_rows(report)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append("")
+    lines.append("all libraries (min / median of repeats):")
+    for r in report["rows"]:
+        for lib, x in r["libraries"].items():
+            if "times" in x:
+                t = x["times"]
+                lines.append(f"  {r['key']:<14} {lib:<26} {fmt_time(t['min']):>9} / {fmt_time(t['median']):>9}"
+                             f"  ({t['repeats']} repeats)")
+            else:
+                lines.append(f"  {r['key']:<14} {lib:<26} {x.get('unavailable') or x.get('error')}")
+    for r in report["rows"]:
+        ex = r["libraries"].get("exactodds", {})
+        if "error" in ex:
+            lines.append(f"ERROR {r['key']}: {ex['error']}")
+    return "\n".join(lines)
+
+
+def md_table(rows: list[list[str]]) -> str:
+    """Rows (header first) as a markdown table."""
+    esc = [[c.replace("|", "\\|") for c in r] for r in rows]
+    out = ["| " + " | ".join(esc[0]) + " |", "|" + "---|" * len(esc[0])]
+    out += ["| " + " | ".join(r) + " |" for r in esc[1:]]
+    return "\n".join(out)
+
+
+def write_docs(report: dict) -> list[Path]:
+    """Rewrite docs/performance.md (and its plots when matplotlib is there)."""
+    from bench.curves import curve_tables, plot_curves
+
+    images = plot_curves(report.get("curves", {}), IMG)
+    PAGE.parent.mkdir(parents=True, exist_ok=True)
+    PAGE.write_text(page_text(report, curve_tables(report.get("curves", {})), images))
+    return [PAGE, *images]
+
+
+def page_text(report: dict, curves_md: str, images: list[Path]) -> str:
+    """The whole docs page."""
+    m = report["machine"]
+    load = ", ".join(f"{x:.2f}" for x in m["load"]) if m.get("load") else "?"
+    versions = ", ".join(f"{k} {v}" for k, v in m.get("versions", {}).items())
+    pics = "\n\n".join(f"![{p.stem}](img/{p.name})" for p in images)
+    return PAGE_TEMPLATE.format(when=m["when"], platform=m["platform"], cpus=m["cpus"], load=load,
+                                versions=versions, table=md_table(table_rows(report)),
+                                curves=curves_md, pictures=pics)
+
+
+PAGE_TEMPLATE = """# Performance
+
+exactodds answers with exact fractions, and it aims to be the fastest exact
+engine for the questions it covers. This page holds the figures measured by
+the benchmark suite, side by side with the two best exact dice libraries for
+Python, [icepool](https://pypi.org/project/icepool/) and
+[dyce](https://pypi.org/project/dyce/), on the same questions in the same
+run, with every library's answer checked to be the same exact distribution.
+
+Run it yourself (from the repository, with the project's environment active):
+
+```sh
+python bench/run.py            # the table below
+python bench/run.py --docs     # also the curves and memory; rewrites this page
+```
+
+The peers live in their own virtual environment (`bench/.venv-peers`, made on
+first use with a Python 3.12 or newer when one is found; icepool 2.2 needs
+3.12); they are benchmark-only dependencies, never runtime ones.
+
+## How it is measured
+
+- One untimed warm-up call per library and case (its answer is the one
+  compared), then repeated timed calls until 0.5 s is spent (3 to 25 calls;
+  one more call only for a call over 2 s). Figures are the **minimum**; the
+  median is in `bench/results/latest.json` and in the console output.
+- Before every call each library's `functools` caches are cleared and the
+  dice are built afresh, so no call is answered from an earlier call's cache.
+  The garbage collector is off during a timed call, as in `timeit`.
+- Peers run in a subprocess under their own interpreter; exactodds under the
+  project's. Both are CPython; the versions are below.
+- Fresh-process cases (f) time a whole new process (interpreter start
+  included), 9 times, minimum.
+- Ratios are exactodds / fastest peer: 0.01 means 100 times faster.
+- Each peer question is written the way a user of that library would write
+  it, with its fastest idiom we found (see `bench/peer_impl.py`); where a
+  library has two natural idioms both are timed.
+
+Measured {when} on {platform}, {cpus} cores shared with other work (load
+average at the start: {load}). Versions: {versions}.
+
+## Side by side
+
+{table}
+
+## How cost grows
+
+{curves}
+
+{pictures}
+"""
+
+
+if __name__ == "__main__":
+    data = json.loads(Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "bench/results/latest.json").read_text())
+    sys.path.insert(0, str(ROOT))
+    for p in write_docs(data):
+        print("wrote", p)
