@@ -1,0 +1,111 @@
+"""Warhammer 40,000 6th edition unit profiles in TOML.
+
+A unit file::
+
+    name = "Tactical Squad"          # optional
+
+    [[models]]                       # closest to the enemy first
+    name = "Sergeant"                # optional, default "models[i]"
+    count = 1                        # optional, default 1
+    toughness = 4                    # required, 1-10
+    wounds = 1                       # required, 1-10
+    save = 3                         # optional: armour save 3+ (2-6, or "3+")
+    invulnerable = 4                 # optional (2-6 or "4+")
+    cover = 5                        # optional (2-6 or "5+")
+    character = true                 # optional, default false
+    look_out_sir = true              # optional: true, or the name of the line taking the wound
+    # close combat (required by `fight`; all or none of the first five):
+    ws = 4
+    initiative = 4
+    attacks = 2
+    strength = 4
+    leadership = 9
+    ap = 3                           # optional: no AP when absent
+
+Errors name the file, the key and the expected type; unknown keys are
+refused so that a typo never silently changes an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..core import InputError
+from ..rules.wh40k6 import Melee, Model, Unit
+from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
+
+UNIT_KEYS = {"name", "models"}
+MELEE_REQUIRED = ("ws", "initiative", "attacks", "strength", "leadership")
+MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "cover", "character",
+              "look_out_sir", *MELEE_REQUIRED, "ap"}
+_SAVE = re.compile(r"^\s*([2-6])\s*\+\s*$")
+
+
+def _save(table: dict, key: str, path: Path, where: str) -> int | None:
+    value = optional(table, key, (int, str), path, where)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        m = _SAVE.match(value)
+        if not m:
+            raise InputError(f"{path}: {where}.{key} = {value!r}: expected a save from 2 to 6 (or \"2+\" to \"6+\")")
+        return int(m.group(1))
+    if not 2 <= value <= 6:
+        raise InputError(f"{path}: {where}.{key} = {value!r}: expected a save from 2 to 6 (or \"2+\" to \"6+\")")
+    return value
+
+
+def _melee(m: dict, path: Path, where: str, needed: bool) -> Melee | None:
+    present = [k for k in MELEE_REQUIRED if k in m]
+    if not present and "ap" not in m and not needed:
+        return None
+    for k in MELEE_REQUIRED:
+        if k not in m:
+            why = "a fight needs the close-combat profile" if needed else \
+                f"the close-combat profile is all of {', '.join(MELEE_REQUIRED)} (ap optional) or none of them"
+            raise InputError(f"{path}: {where}.{k} is missing; expected a whole number ({why})")
+    values = {k: require(m, k, int, path, where, check=between(0 if k == "attacks" else 1, 10))
+              for k in MELEE_REQUIRED}
+    ap = optional(m, "ap", int, path, where, check=between(1, 6))
+    return Melee(ap=ap, **values)
+
+
+def load_unit(path: str | Path, melee: bool = False) -> Unit:
+    """Read a unit file; ``melee=True`` requires every model's close-combat profile."""
+    path = Path(path)
+    doc = load_toml(path)
+    no_unknown_keys(doc, UNIT_KEYS, path)
+    name = optional(doc, "name", str, path, default=path.stem)
+    lines = require(doc, "models", list, path)
+    if not lines:
+        raise InputError(f"{path}: models is empty; expected at least one [[models]] table")
+    models = []
+    for i, m in enumerate(lines, 1):
+        where = f"models[{i}]"
+        if not isinstance(m, dict):
+            raise InputError(f"{path}: {where} must be a table ([[models]])")
+        no_unknown_keys(m, MODEL_KEYS, path, where)
+        los: Any = optional(m, "look_out_sir", (bool, str), path, where, default=False)
+        character = optional(m, "character", bool, path, where, default=False)
+        if los is not False and not character:
+            raise InputError(f"{path}: {where}.look_out_sir: only a character can attempt Look Out, Sir; "
+                             "set character = true or remove look_out_sir")
+        model_kwargs = dict(
+            name=optional(m, "name", str, path, where, default=where),
+            count=optional(m, "count", int, path, where, default=1, check=between(1, 1000)),
+            toughness=require(m, "toughness", int, path, where, check=between(1, 10)),
+            wounds=require(m, "wounds", int, path, where, check=between(1, 10)),
+            save=_save(m, "save", path, where),
+            invulnerable=_save(m, "invulnerable", path, where),
+            cover=_save(m, "cover", path, where),
+            character=character,
+            look_out_sir=los,
+            melee=_melee(m, path, where, melee),
+        )
+        models.append(model_kwargs)
+    try:
+        return Unit(tuple(Model(**kw) for kw in models), name)
+    except InputError as e:
+        raise InputError(f"{path}: {e}") from None

@@ -1,0 +1,27 @@
+"""Warhammer 40,000 6th edition (seed 002): shooting, casualties (closest
+first, Look Out Sir, Focus Fire), Overwatch, charge, fight and morale.
+
+Modules by concept: :mod:`.tables` (BS and WS tables as data),
+:mod:`.units` (models, units, attacks), :mod:`.shooting` (hits, wounds,
+saves, the shooting pipeline, Overwatch), :mod:`.casualties` (who takes each
+wound), :mod:`.assault` (the charge roll), :mod:`.fight` (the fight
+sub-phase), :mod:`.morale` (morale tests).
+"""
+
+from .assault import CHARGE_ROLLS, charge_roll, p_charge, slowest, unit_charge_roll
+from .casualties import alloc_models, instant_death_damage, majority_toughness, majority_ws, recipient
+from .fight import CombatResult, FightEnd, FightResult, FightState, Survivors, fight, fight_pipeline
+from .morale import morale_test, p_pass
+from .shooting import STAGES, hit_chance, hits, overwatch, shoot, shooting_pipeline, stage_counts
+from .tables import BS_TABLE, WS_TABLE, bs_hit_chance, ws_target
+from .units import WEAPON_TYPES, Melee, Model, Shooting, Unit, majority
+
+__all__ = [
+    "CHARGE_ROLLS", "charge_roll", "p_charge", "slowest", "unit_charge_roll",
+    "alloc_models", "instant_death_damage", "majority_toughness", "majority_ws", "recipient",
+    "CombatResult", "FightEnd", "FightResult", "FightState", "Survivors", "fight", "fight_pipeline",
+    "morale_test", "p_pass",
+    "STAGES", "hit_chance", "hits", "overwatch", "shoot", "shooting_pipeline", "stage_counts",
+    "BS_TABLE", "WS_TABLE", "bs_hit_chance", "ws_target",
+    "WEAPON_TYPES", "Melee", "Model", "Shooting", "Unit", "majority",
+]

@@ -1,0 +1,161 @@
+"""Removing casualties in Warhammer 40,000 6th edition: who takes each wound.
+
+Seed 002, "Retirez les pertes": "Allouez une blessure à la figurine de
+l'unité ciblée la plus proche de l'unité qui tire. Continuez d'allouer les
+blessures non sauvegardées à la figurine la plus proche jusqu'à ce qu'il ne
+reste plus de blessures à allouer, ou que toutes les figurines de l'unité
+ciblée aient été retirées comme pertes."
+
+The sequential machinery (one wound at a time: recipient, save, damage) is
+the shared :mod:`exactodds.rules.allocation`; this module supplies what is
+40K's own: the recipient function (closest first, Focus Fire, Look Out Sir),
+each model's save against the attack, and Instant Death.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...core import Dist, InputError, Kernel, iterate
+from ...dice import Target
+from ..allocation import AllocModel, Damage, Recipient, UnitState, closest_first, wound_kernel
+from ..common import best_save
+from .units import Model, Unit, majority
+
+LOOK_OUT_SIR_ROLL = Target.at_least(4)
+"""Seed, "Attention, Chef": "Sur un 4+, la tentative réussit. La blessure est
+résolue contre une autre figurine de votre choix, appartenant à la même unité
+et dans un rayon de 6 ps"."""
+
+FOCUS_FIRE_VALUES = range(2, 7)
+"""Seed, "Tir Sélectif": "choisissez une valeur de sauvegarde de couvert,
+comprise entre 2+ et 6+"."""
+
+
+def alloc_models(unit: Unit, ap: int | None, cover_allowed: bool = True) -> list[AllocModel]:
+    """Each model's single best save against a weapon of ``ap`` (RULES.md,
+    Saves: "the best available of armour (ignored when weapon AP <= armour
+    value), cover and invulnerable"). No cover in close combat
+    (``cover_allowed=False``). O(models)."""
+    return [AllocModel(m.wounds, best_save(m.save, ap, m.cover if cover_allowed else None, m.invulnerable))
+            for m in unit.expanded()]
+
+
+def instant_death_damage(unit: Unit, strength: int) -> list[int]:
+    """Wounds removed by one unsaved wound, per model: all of them when the
+    Strength is at least double the model's own Toughness (Instant Death,
+    6th edition; Eternal Warrior is not modelled), else 1."""
+    return [m.wounds if strength >= 2 * m.toughness else 1 for m in unit.expanded()]
+
+
+def majority_toughness(unit: Unit, state: UnitState | None = None) -> int:
+    """The Toughness wound rolls are made against: the majority among the
+    models in play (all of them when ``state`` is None), highest on a tie."""
+    models = unit.expanded()
+    alive = range(len(models)) if state is None else state.alive()
+    return majority([models[i].toughness for i in alive])
+
+
+def majority_ws(unit: Unit, state: UnitState | None = None) -> int:
+    """The WS close-combat hit rolls are made against: the majority among the
+    models in play, highest on a tie. Every model needs a melee profile."""
+    models = unit.expanded()
+    alive = range(len(models)) if state is None else state.alive()
+    return majority([_melee(models[i]).ws for i in alive])
+
+
+def _melee(m: Model):  # noqa: ANN202 - returns Melee
+    if m.melee is None:
+        raise InputError(f"{m.name}: has no close-combat profile (ws, initiative, attacks, strength, leadership)")
+    return m.melee
+
+
+def check_focus_fire(value: int | None) -> int | None:
+    """``value`` if it is a Focus Fire cover value 2 to 6 (or None)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value not in FOCUS_FIRE_VALUES:
+        raise InputError(f"focus fire {value!r} is not allowed: declare a cover value from 2 (2+) to 6 (6+)")
+    return value
+
+
+def recipient(unit: Unit, focus_fire: int | None = None, look_out_sir: bool = True) -> Recipient:
+    """The 40K recipient of the next wound: ``state -> Dist`` over model indices.
+
+    1. Closest first: the first model in play, in file order, that Focus
+       Fire allows ("Les blessures causées ne peuvent être allouées qu'aux
+       figurines bénéficiant d'une sauvegarde de couvert égale ou supérieure
+       (moins bonne) à la valeur annoncée, ou d'aucune sauvegarde de
+       couvert"); None when no such model is left (the wound is lost).
+    2. Look Out, Sir: if that model is a character with ``look_out_sir``
+       and another model is in play, a 4+ moves the wound to the other
+       model (the named line's closest model in play, else the closest other
+       model in play), with no further attempt ("Un seul attention, Chef !
+       peut être tenté pour chaque blessure allouée"). Focus Fire does not
+       limit where the wound goes ("même si cette figurine se trouve hors de
+       portée ou hors de vue").
+
+    Per state: O(models).
+    """
+    models = unit.expanded()
+    focus_fire = check_focus_fire(focus_fire)
+    eligible = [focus_fire is None or m.cover is None or m.cover >= focus_fire for m in models]
+    line = unit.line_of()
+    names = [m.name for m in unit.models]
+    preferred: list[int | None] = [
+        names.index(m.look_out_sir) if isinstance(m.look_out_sir, str) else None for m in models]
+    p_moved = LOOK_OUT_SIR_ROLL.chance()
+
+    def other_model(wounds: Sequence[int], i: int) -> int | None:
+        want = preferred[i]
+        fallback = None
+        for j, w in enumerate(wounds):
+            if w > 0 and j != i:
+                if want is None or line[j] == want:
+                    return j
+                if fallback is None:
+                    fallback = j
+        return fallback
+
+    def attempt(state: UnitState, first: int | None) -> Dist:
+        if first is None or not (look_out_sir and models[first].look_out_sir):
+            return Dist.constant(first)
+        other = other_model(state.wounds, first)
+        if other is None:
+            return Dist.constant(first)
+        return Dist.bernoulli(p_moved, success=other, failure=first)
+
+    def choose(state: UnitState) -> Dist:
+        return closest_first(state, eligible.__getitem__).then(lambda first: attempt(state, first))
+
+    return choose
+
+
+def memoised(kernel: Kernel) -> Kernel:
+    """``kernel`` computed once per distinct state. The wound kernel does not
+    change from one wound to the next, so over N wounds and S distinct unit
+    states it is evaluated S times instead of N x S."""
+    memo: dict = {}
+
+    def k(state: UnitState) -> Dist:
+        d = memo.get(state)
+        if d is None:
+            d = memo[state] = kernel(state)
+        return d
+
+    return k
+
+
+def allocate_wounds(wounds: Dist, models: Sequence[AllocModel], choose: Recipient, damage: Damage,
+                    start: UnitState | Dist) -> Dist:
+    """The shared sequential allocation (:func:`~exactodds.rules.allocation.allocate`,
+    unsaved wounds counted), with the wound kernel memoised per state.
+
+    O(max wounds x distinct states) Dist merges + O(distinct states) kernel calls.
+    """
+    return iterate(wounds, allocation_kernel(models, choose, damage), start)
+
+
+def allocation_kernel(models: Sequence[AllocModel], choose: Recipient, damage: Damage) -> Kernel:
+    """One wound (recipient, save, damage; unsaved wounds counted), memoised per state."""
+    return memoised(wound_kernel(models, choose, damage, track_unsaved=True))

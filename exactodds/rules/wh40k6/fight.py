@@ -1,0 +1,224 @@
+"""The fight sub-phase of Warhammer 40,000 6th edition, exact.
+
+Seed 002, "Sous-phase de combat": "Livrez le combat : Les figurines engagées
+des deux camps réalisent une mise au contact lorsque vient leur rang
+d'initiative, puis elles assènent autant de coups que leur nombre
+d'Attaques. Effectuez les jets pour toucher et pour blesser à chaque rang
+d'Initiative. Les blessures sont ensuite allouées, les sauvegardes
+effectuées et les pertes retirées avant de résoudre le rang suivant.
+3. Déterminez le résultat de combat. 4. Le perdant effectue ses tests de
+moral."
+
+The state is the pair of units (:class:`FightState`), each a
+:class:`~exactodds.rules.allocation.UnitState` counting the unsaved wounds it
+suffered. One pipeline step per Initiative step present (10 down to 1),
+then ``"combat result"`` and ``"morale"``. Choices where the rules are
+silent (all documented in docs/wh40k6.md):
+
+- every model of both units is engaged (pile-in is geometry);
+- models of both sides at the same Initiative strike simultaneously: both
+  sides' attacks at a step are rolled from the state at the start of the
+  step, and the casualties of the step are removed after both have struck;
+- to hit uses the majority WS of the target unit's models in play, to wound
+  its majority Toughness (highest on a tie), both taken at the start of the
+  step; a side's model lines striking at the same step allocate their wounds
+  in file order, each with its own Strength and AP;
+- no cover saves in close combat; Look Out, Sir works as in shooting;
+- +1 Attack for every model of the unit that charged;
+- combat result: the side that inflicted more unsaved wounds wins; equal is
+  a draw (no test); the loser tests on its highest Leadership among its
+  models in play, minus the difference; nobody tests if either unit is
+  destroyed. A failed test means the loser falls back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import NamedTuple
+
+from ...core import Dist, InputError, Pipeline, Run, Step, check_size, iterate
+from ...dice import successes
+from ..allocation import UnitState
+from ..common import wound_target
+from .casualties import alloc_models, allocation_kernel, instant_death_damage, majority_toughness, majority_ws, recipient
+from .morale import FAIL, test_against
+from .tables import ws_target
+from .units import Melee, Unit
+
+CHARGE_BONUS = 1
+"""+1 Attack for each model of the unit that charged."""
+
+ATTACKER, DEFENDER, NOBODY = "attacker", "defender", "none"
+
+
+class FightState(NamedTuple):
+    """Both units during the fight (each counts the unsaved wounds it suffered)."""
+
+    attacker: UnitState
+    defender: UnitState
+
+
+class CombatResult(NamedTuple):
+    """After the last Initiative step: survivors, unsaved wounds inflicted by
+    each side, and the Leadership each unit tests on (its highest among the
+    models in play; 0 when destroyed)."""
+
+    attacker_survivors: int
+    defender_survivors: int
+    attacker_inflicted: int
+    defender_inflicted: int
+    attacker_leadership: int
+    defender_leadership: int
+
+
+class FightEnd(NamedTuple):
+    """After the morale test: survivors, and which unit falls back."""
+
+    attacker_survivors: int
+    defender_survivors: int
+    falls_back: str
+
+
+class Survivors(NamedTuple):
+    """Models left in each unit at the end of the fight."""
+
+    attacker_survivors: int
+    defender_survivors: int
+
+
+def _profiles(unit: Unit, role: str) -> list[Melee]:
+    missing = [m.name for m in unit.models if m.melee is None]
+    if missing:
+        raise InputError(f"{role} {unit.name}: model line {missing[0]!r} has no close-combat profile "
+                         "(ws, initiative, attacks, strength, leadership)")
+    return [m.melee for m in unit.models]  # type: ignore[misc]
+
+
+def _striker(unit: Unit, target: Unit, bonus: int) -> Callable[[int, UnitState, UnitState], Dist]:
+    """``(initiative, own state, target state) -> Dist`` of the target's state
+    after ``unit``'s models of that Initiative strike. Memoised on (initiative,
+    alive strikers per line, target state)."""
+    melee = _profiles(unit, "unit")
+    _profiles(target, "target")
+    line = unit.line_of()
+    # per line: the target's saves against its AP (no cover in close combat),
+    # its recipient (closest first, Look Out Sir) and Instant Death damage
+    choose = recipient(target)
+    kernels = [allocation_kernel(alloc_models(target, p.ap, cover_allowed=False), choose,
+                                 instant_death_damage(target, p.strength)) for p in melee]
+    memo: dict[tuple, Dist] = {}
+
+    def strike(initiative: int, own: UnitState, foe: UnitState) -> Dist:
+        alive = [0] * len(melee)
+        for i in own.alive():
+            if melee[line[i]].initiative == initiative:
+                alive[line[i]] += 1
+        key = (initiative, tuple(alive), foe)
+        if key in memo:
+            return memo[key]
+        result = Dist.constant(foe)
+        if foe.alive() and any(alive):
+            target_ws, toughness = majority_ws(target, foe), majority_toughness(target, foe)
+            for j, n in enumerate(alive):
+                attacks = n * (melee[j].attacks + bonus) if n else 0
+                if not attacks:
+                    continue
+                # hit then wound, each attack independent: Binomial(attacks, p_hit p_wound), O(attacks)
+                p = ws_target(melee[j].ws, target_ws).chance() * wound_target(melee[j].strength, toughness).chance()
+                # O(attacks x target states), equal states merged
+                result = iterate(successes(attacks, p), kernels[j], result)
+        memo[key] = result
+        return result
+
+    return strike
+
+
+@dataclass(frozen=True)
+class FightResult:
+    """The exact outcome of one fight sub-phase; ``run.stages`` has one stage
+    per Initiative step (``"initiative 4"``...), ``"combat result"`` and
+    ``"morale"``."""
+
+    run: Run
+
+    @property
+    def final(self) -> Dist:
+        """Dist over :class:`FightEnd`."""
+        return self.run.final
+
+    def survivors(self) -> Dist:
+        """The joint distribution of survivors on both sides (:class:`Survivors`)."""
+        return self.final.map(lambda e: Survivors(e.attacker_survivors, e.defender_survivors))
+
+    def p_falls_back(self, side: str | None = None) -> Fraction:
+        """P(a unit falls back): ``side`` ``"attacker"``, ``"defender"`` or None (either)."""
+        return self.final.prob(lambda e: e.falls_back != NOBODY if side is None else e.falls_back == side)
+
+    def p_wins(self, side: str) -> Fraction:
+        """P(``side`` inflicted more unsaved wounds than the other)."""
+        res = self.run.stages["combat result"]
+        if side == ATTACKER:
+            return res.prob(lambda r: r.attacker_inflicted > r.defender_inflicted)
+        return res.prob(lambda r: r.defender_inflicted > r.attacker_inflicted)
+
+
+def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> Pipeline:
+    """The steps of one fight: each Initiative step from 10 down to 1 where
+    a model strikes, the combat result and the loser's morale test.
+
+    States: at most (W_a + 1) x (W_d + 1) joint states without Instant Death
+    or Look Out Sir (W = a unit's total wounds; a unit's state is then fixed
+    by the wounds it lost), more with them. Each step costs O(joint states x
+    attacks x target states); the estimate is checked before starting.
+    """
+    a_melee, d_melee = _profiles(attacker, "attacker"), _profiles(defender, "defender")
+    a_strike = _striker(attacker, defender, CHARGE_BONUS if attacker_charged else 0)
+    d_strike = _striker(defender, attacker, 0)
+    w_a = sum(m.wounds * m.count for m in attacker.models)
+    w_d = sum(m.wounds * m.count for m in defender.models)
+    max_attacks = max(sum((p.attacks + 1) * m.count for p, m in zip(ms, u.models, strict=True))
+                      for ms, u in ((a_melee, attacker), (d_melee, defender)))
+    check_size((w_a + 1) * (w_d + 1) * (max_attacks + 1), f"a fight of {attacker.size} against {defender.size} models")
+    steps = sorted({p.initiative for p in a_melee + d_melee}, reverse=True)
+
+    def initiative_step(i: int) -> Step:
+        def kernel(state: FightState) -> Dist:
+            """Both sides' models of this Initiative strike at once; casualties removed after both."""
+            new_defender = a_strike(i, state.attacker, state.defender)
+            new_attacker = d_strike(i, state.defender, state.attacker)
+            return new_attacker.combine(new_defender, FightState)
+
+        return Step.kernel(f"initiative {i}", kernel)
+
+    a_models, d_models = attacker.expanded(), defender.expanded()
+
+    def leadership(models: list, state: UnitState) -> int:
+        return max((models[i].melee.leadership for i in state.alive()), default=0)
+
+    def combat_result(state: FightState) -> CombatResult:
+        """Unsaved wounds inflicted by each side, survivors and their Leadership."""
+        return CombatResult(state.attacker.survivors(), state.defender.survivors(),
+                            state.defender.unsaved, state.attacker.unsaved,
+                            leadership(a_models, state.attacker), leadership(d_models, state.defender))
+
+    def morale(res: CombatResult) -> Dist:
+        """The loser's morale test (2D6 <= Ld - difference, a double 1 passes); failed: it falls back."""
+        diff = res.attacker_inflicted - res.defender_inflicted
+        who = NOBODY
+        if diff and res.attacker_survivors and res.defender_survivors:
+            who, ld = (DEFENDER, res.defender_leadership) if diff > 0 else (ATTACKER, res.attacker_leadership)
+        if who == NOBODY:
+            return Dist.constant(FightEnd(res.attacker_survivors, res.defender_survivors, NOBODY))
+        return test_against(ld - abs(diff)).map(
+            lambda r: FightEnd(res.attacker_survivors, res.defender_survivors, who if r == FAIL else NOBODY))
+
+    return (Pipeline(tuple(initiative_step(i) for i in steps))
+            >> Step.map("combat result", combat_result) >> Step.kernel("morale", morale))
+
+
+def fight(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> FightResult:
+    """Resolve one fight sub-phase between ``attacker`` and ``defender``."""
+    start = FightState(UnitState.fresh(alloc_models(attacker, None)), UnitState.fresh(alloc_models(defender, None)))
+    return FightResult(fight_pipeline(attacker, defender, attacker_charged).run(start))

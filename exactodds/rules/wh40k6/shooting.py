@@ -1,0 +1,175 @@
+"""Shooting in Warhammer 40,000 6th edition: hits, wounds, saves, casualties.
+
+One attack is a :class:`~exactodds.core.Pipeline` of the rule's own steps,
+each stage inspectable in ``run.stages``:
+
+- ``"hits"``: the number of hits (Dist over int);
+- ``"wounds"``: the number of wounds (Dist over int);
+- ``"unsaved wounds"``: the target unit after allocation, saves and
+  removal (Dist over :class:`~exactodds.rules.allocation.UnitState`, whose
+  ``unsaved`` field counts the unsaved wounds);
+- ``"casualties"``: the number of models removed (Dist over int).
+
+:func:`stage_counts` gives the four stages as counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
+
+from ...core import Dist, InputError, Pipeline, Run, Step, check_size
+from ...dice import reroll_failed_chance, reroll_up_to, successes
+from ..allocation import UnitState
+from ..common import wound_target
+from .casualties import alloc_models, allocate_wounds, check_focus_fire, instant_death_damage, majority_toughness, recipient
+from .tables import SNAP_SHOT_BS, bs_hit_chance, bs_target, check_bs
+from .units import CANNOT_SNAP, WEAPON_TYPES, Shooting, Unit
+
+HITS, WOUNDS, UNSAVED, CASUALTIES = "hits", "wounds", "unsaved wounds", "casualties"
+STAGES = (HITS, WOUNDS, UNSAVED, CASUALTIES)
+
+
+def check_attack(attack: Shooting) -> None:
+    """Refuse an attack the rules do not allow, naming the reason."""
+    if attack.weapon_type not in WEAPON_TYPES:
+        raise InputError(f"unknown weapon type {attack.weapon_type!r}: use one of {', '.join(WEAPON_TYPES)}")
+    for name, v, lo, hi in (("shots", attack.shots, 0, None), ("strength", attack.strength, 1, 10)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
+            raise InputError(f"{name} {v!r} is not allowed: use a whole number "
+                             + (f"from {lo} to {hi}" if hi is not None else f"{lo} or more"))
+    if attack.ap is not None and (isinstance(attack.ap, bool) or not isinstance(attack.ap, int)
+                                  or not 1 <= attack.ap <= 6):
+        raise InputError(f"AP {attack.ap!r} is not allowed: use a whole number from 1 to 6 (or none)")
+    if attack.snap and attack.weapon_type in CANNOT_SNAP:
+        raise InputError(CANNOT_SNAP[attack.weapon_type])
+    if attack.master_crafted is not None and attack.reroll_failed:
+        raise InputError("master-crafted and reroll-failed are alternatives: a die is rerolled at most once")
+    if attack.master_crafted is not None and (isinstance(attack.master_crafted, bool)
+                                              or not isinstance(attack.master_crafted, int)
+                                              or attack.master_crafted < 1):
+        raise InputError(f"master-crafted {attack.master_crafted!r} is not allowed: "
+                         "the number of failed hits rerolled is a whole number 1 or more")
+    if attack.weapon_type != "normal":
+        if attack.bs is not None:
+            raise InputError(f"a {attack.weapon_type} weapon does not roll to hit with BS: give the number of "
+                             "models it hits (under the template or marker) as the shots, without a BS")
+        if attack.master_crafted is not None or attack.reroll_failed:
+            raise InputError(f"a {attack.weapon_type} weapon makes no to-hit roll, so there is nothing to reroll")
+    elif attack.bs is None:
+        raise InputError("a BS is required: give the firing model's Ballistic Skill, 1 to 10")
+    else:
+        check_bs(attack.bs)
+
+
+def hit_chance(bs: int, snap: bool = False, reroll_failed: bool = False) -> Fraction:
+    """P(one shot hits), for independent dice.
+
+    Snap shots use BS 1 "whatever the BS". A granted reroll of every failed
+    hit replaces the BS 6+ table (seed: "celle-ci l'emporte et le tableau
+    ci-dessus n'est pas utilisé. dans ce cas, les chances de toucher de la
+    relance sont les mêmes que pour le premier jet"). O(1).
+    """
+    effective = SNAP_SHOT_BS if snap else check_bs(bs)
+    if reroll_failed:
+        return reroll_failed_chance(bs_target(effective).chance())
+    return bs_hit_chance(effective)
+
+
+def to_hit(attack: Shooting) -> Callable[[int], Dist]:
+    """The to-hit step: ``shots -> Dist`` of hits.
+
+    Independent dice: Binomial(shots, p), O(shots). Master-crafted (reroll
+    up to K failed hits at the first roll's score): conditions on the
+    failures, O(shots x K) (:func:`~exactodds.dice.reroll_up_to`). Weapons
+    that place their hits (template, blast, artillery, no-bs): the shots are
+    the models hit, no roll.
+    """
+    check_attack(attack)
+    if attack.weapon_type != "normal":
+        return Dist.constant
+    assert attack.bs is not None
+    if attack.master_crafted is not None:
+        effective = SNAP_SHOT_BS if attack.snap else attack.bs
+        p = bs_target(effective).chance()
+        k = attack.master_crafted
+        return lambda n: reroll_up_to(n, k, p, p)
+    p = hit_chance(attack.bs, attack.snap, attack.reroll_failed)
+    return lambda n: successes(n, p)
+
+
+def hits(attack: Shooting) -> Dist:
+    """The number of hits of ``attack``."""
+    return to_hit(attack)(attack.shots)
+
+
+def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | None = None,
+                      start: UnitState | None = None) -> Pipeline:
+    """The steps of one shooting attack on ``target`` (from an optional
+    already-damaged ``start`` state): hits, wounds, unsaved wounds, casualties.
+
+    Cost: hits O(shots); wounds O(shots^2) (one binomial per hit count);
+    allocation O(wounds x unit states x 2) with at most (total wounds + 1) x
+    (unsaved counts) unit states when the order is fixed, more with Look Out
+    Sir (each character can be skipped); all equal states merged.
+    """
+    hit_kernel = to_hit(attack)
+    focus_fire = check_focus_fire(focus_fire)
+    models = alloc_models(target, attack.ap)
+    state0 = UnitState.fresh(models) if start is None else start
+    if len(state0.wounds) != len(models):
+        raise InputError(f"the start state has {len(state0.wounds)} models, the unit {len(models)}")
+    if not state0.alive():
+        raise InputError("the target unit has no model left")
+    total_wounds = sum(m.wounds * m.count for m in target.models)
+    check_size((attack.shots + 1) * (total_wounds + 1) * (target.size + 1),
+               f"{attack.shots} shots at a unit of {target.size} models")
+    p_wound = wound_target(attack.strength, majority_toughness(target, state0)).chance()
+    choose = recipient(target, focus_fire)
+    damage = instant_death_damage(target, attack.strength)
+    wound_cache: dict[int, Dist] = {}
+
+    def wounds(h: int) -> Dist:
+        """To wound, against the majority Toughness: Binomial(hits, p)."""
+        if h not in wound_cache:
+            wound_cache[h] = successes(h, p_wound)
+        return wound_cache[h]
+
+    def unsaved(wound_counts: Dist) -> Dist:
+        """Allocate each wound to the closest model (Look Out Sir, Focus
+        Fire), roll its save, remove it when out of wounds."""
+        return allocate_wounds(wound_counts, models, choose, damage, state0)
+
+    def casualties(state: UnitState) -> int:
+        """Models removed by this attack."""
+        return state.casualties() - state0.casualties()
+
+    return (Step.kernel(HITS, hit_kernel, "To hit: BS table, snap shots, rerolls")
+            >> Step.kernel(WOUNDS, wounds)
+            >> Step.whole(UNSAVED, unsaved)
+            >> Step.map(CASUALTIES, casualties))
+
+
+def shoot(attack: Shooting, target: Unit, focus_fire: int | None = None) -> Run:
+    """Run one shooting attack; ``run.stages`` holds every step, ``run.final``
+    the number of casualties."""
+    return shooting_pipeline(attack, target, focus_fire).run(attack.shots)
+
+
+def overwatch(attack: Shooting, target: Unit, focus_fire: int | None = None) -> Run:
+    """Overwatch fire at a charging unit: "résolu comme un tir ordinaire [...]
+    tous les tirs en état d'alerte sont des tirs au jugé. En outre, les armes
+    et les figurines incapables de tirer au jugé ne peuvent pas effectuer de
+    tirs en état d'alerte." Snap shots forced; it causes no morale or pinning
+    test (this engine rolls none after shooting anyway)."""
+    if attack.weapon_type in CANNOT_SNAP:
+        raise InputError(f"cannot fire Overwatch: {CANNOT_SNAP[attack.weapon_type]}, and Overwatch is all snap shots")
+    return shoot(replace(attack, snap=True), target, focus_fire)
+
+
+def stage_counts(run: Run) -> dict[str, Dist]:
+    """The four stages of a shooting run as counts: hits, wounds, unsaved
+    wounds and casualties (Dists over int)."""
+    return {HITS: run.stages[HITS], WOUNDS: run.stages[WOUNDS],
+            UNSAVED: run.stages[UNSAVED].map(lambda s: s.unsaved), CASUALTIES: run.stages[CASUALTIES]}

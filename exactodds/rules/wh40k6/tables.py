@@ -1,0 +1,84 @@
+"""Warhammer 40,000 6th edition tables, as data.
+
+The to-hit table of shooting (Ballistic Skill, BS), and the to-hit table of
+close combat (Weapon Skill, WS). The to-wound chart and the choice of the
+best save are shared with Horus Heresy and live in
+:mod:`exactodds.rules.common`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ...core import InputError
+from ...dice import Target, target_with_reroll
+
+# Seed 002, "Tirs au jugé" and "Capacité de tir de 6 ou mieux":
+#   "CT1 6 ; CT2 5+ ; CT3 4+ ; CT4 3+ ; CT5 2+"
+#   "CT6 2/6 ; CT7 2/5 ; CT8 2/4 ; CT9 2/3 ; CT10 2/2"
+# ("le score requis est indiqué dans le tableau ci dessous après la barre
+# oblique": the number after the slash is what a rerolled 1 needs.)
+# RULES.md section 2, "To hit (shooting)":
+#   | BS     | 1 | 2  | 3  | 4  | 5  | 6                  | 7       | 8       | 9       | 10      |
+#   | hit on | 6 | 5+ | 4+ | 3+ | 2+ | 2+, reroll 1s at 6 | 2+ / 5+ | 2+ / 4+ | 2+ / 3+ | 2+ / 2+ |
+BS_TABLE: dict[int, tuple[int, int | None]] = {
+    1: (6, None), 2: (5, None), 3: (4, None), 4: (3, None), 5: (2, None),
+    6: (2, 6), 7: (2, 5), 8: (2, 4), 9: (2, 3), 10: (2, 2),
+}
+"""BS -> (natural roll needed, roll needed when a 1 is rerolled, or None: no reroll)."""
+
+SNAP_SHOT_BS = 1
+"""Seed: "sa CT compte comme étant de 1 pour la résolution de ce tir"."""
+
+
+def check_bs(bs: int) -> int:
+    """``bs`` if it is a Ballistic Skill of the table (1 to 10), else an InputError."""
+    if isinstance(bs, bool) or not isinstance(bs, int) or bs not in BS_TABLE:
+        raise InputError(f"BS {bs!r} is not allowed: Ballistic Skill is a whole number from 1 to 10")
+    return bs
+
+
+def bs_target(bs: int) -> Target:
+    """The first to-hit roll's target at ``bs`` (the part before the slash)."""
+    return Target.at_least(BS_TABLE[check_bs(bs)][0])
+
+
+def bs_hit_chance(bs: int) -> Fraction:
+    """P(one shot hits) with the BS table alone, its reroll of 1s included.
+
+    BS 6-10: 31/36, 8/9, 11/12, 17/18, 35/36. O(1).
+    """
+    first, again = BS_TABLE[check_bs(bs)]
+    if again is None:
+        return Target.at_least(first).chance()
+    return target_with_reroll(Target.at_least(first), {1}, Target.at_least(again))
+
+
+# RULES.md section 2 (Assault) and issue 4: "WS table: attacker WS > target WS
+# 3+; otherwise 4+; target WS more than twice the attacker's 5+". The three
+# rows, in the order they are tried (the first that applies gives the roll):
+WS_RULES: tuple[tuple[str, int], ...] = (
+    ("target WS more than twice the attacker's", 5),
+    ("attacker WS greater than target WS", 3),
+    ("otherwise", 4),
+)
+"""(condition, natural roll needed), tried in order."""
+
+WS_VALUES = range(1, 11)
+
+
+def _ws_needed(attacker: int, target: int) -> int:
+    conditions = (target > 2 * attacker, attacker > target, True)
+    return next(needed for (_, needed), holds in zip(WS_RULES, conditions, strict=True) if holds)
+
+
+WS_TABLE: dict[tuple[int, int], int] = {(a, t): _ws_needed(a, t) for a in WS_VALUES for t in WS_VALUES}
+"""(attacker WS, target WS) -> natural roll needed to hit in close combat, for WS 1 to 10."""
+
+
+def ws_target(attacker_ws: int, target_ws: int) -> Target:
+    """The close-combat to-hit roll of ``attacker_ws`` against ``target_ws``."""
+    for name, v in (("attacker WS", attacker_ws), ("target WS", target_ws)):
+        if isinstance(v, bool) or not isinstance(v, int) or v not in WS_VALUES:
+            raise InputError(f"{name} {v!r} is not allowed: Weapon Skill is a whole number from 1 to 10")
+    return Target.at_least(WS_TABLE[attacker_ws, target_ws])

@@ -1,0 +1,163 @@
+"""Plain data for Warhammer 40,000 6th edition: models, units, weapons.
+
+No file reading here (see :mod:`exactodds.profiles.wh40k6`); these classes
+only check that their values are in the ranges the rules allow.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...core import InputError
+
+WEAPON_TYPES = ("normal", "template", "blast", "artillery", "no-bs")
+"""Weapon types. Only ``normal`` rolls to hit with BS; the others place their
+hits by template or marker (or do not use BS) and can never snap fire."""
+
+CANNOT_SNAP = {
+    "template": "a template weapon (arme à souffle) cannot fire snap shots",
+    "blast": "a blast weapon (explosion) cannot fire snap shots",
+    "artillery": "an artillery weapon cannot fire snap shots",
+    "no-bs": "an attack that does not use BS can never fire snap shots",
+}
+"""Seed: "Certain type d'armes, comme pour l'artillerie et les armes à souffle,
+ou celles qui suivent des règles spéciales, comme explosion, ne peuvent pas
+servir à faire des tirs au jugé. [...] une attaque de tir n'utilisant pas la
+CT [...] ne peut jamais servir à tirer au jugé."""
+
+
+def _whole(value: object, what: str, lo: int, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+        allowed = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
+        raise InputError(f"{what} {value!r} is not allowed: use a whole number {allowed}")
+    return value
+
+
+def _save(value: object, what: str) -> int | None:
+    if value is None:
+        return None
+    return _whole(value, what, 2, 6)
+
+
+@dataclass(frozen=True)
+class Melee:
+    """A model's close-combat profile: WS, Initiative, Attacks, Strength, AP
+    (None: no AP) and Leadership."""
+
+    ws: int
+    initiative: int
+    attacks: int
+    strength: int
+    leadership: int
+    ap: int | None = None
+
+    def __post_init__(self) -> None:
+        _whole(self.ws, "WS", 1, 10)
+        _whole(self.initiative, "Initiative", 1, 10)
+        _whole(self.attacks, "Attacks", 0, 10)
+        _whole(self.strength, "Strength", 1, 10)
+        _whole(self.leadership, "Leadership", 1, 10)
+        if self.ap is not None:
+            _whole(self.ap, "AP", 1, 6)
+
+
+@dataclass(frozen=True)
+class Model:
+    """One line of a unit: ``count`` identical models.
+
+    Saves are X for X+ (None: none). ``look_out_sir`` is False, True
+    (another model is within 6": the wound moves to the closest other model)
+    or the name of the line whose models take the wound.
+    """
+
+    toughness: int
+    wounds: int
+    name: str = "model"
+    count: int = 1
+    save: int | None = None
+    invulnerable: int | None = None
+    cover: int | None = None
+    character: bool = False
+    look_out_sir: bool | str = False
+    melee: Melee | None = None
+
+    def __post_init__(self) -> None:
+        _whole(self.toughness, f"{self.name}: toughness", 1, 10)
+        _whole(self.wounds, f"{self.name}: wounds", 1, 10)
+        _whole(self.count, f"{self.name}: count", 1, 1000)
+        _save(self.save, f"{self.name}: save")
+        _save(self.invulnerable, f"{self.name}: invulnerable save")
+        _save(self.cover, f"{self.name}: cover save")
+        if self.look_out_sir is not False and not self.character:
+            raise InputError(f"{self.name}: look_out_sir is for characters only; set character = true "
+                             "or remove look_out_sir")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit: its model lines, closest to the enemy first."""
+
+    models: tuple[Model, ...]
+    name: str = "unit"
+
+    def __post_init__(self) -> None:
+        if not self.models:
+            raise InputError(f"{self.name}: a unit needs at least one model")
+        names = [m.name for m in self.models]
+        for m in self.models:
+            if isinstance(m.look_out_sir, str):
+                if m.look_out_sir not in names:
+                    raise InputError(f"{self.name}: {m.name}: look_out_sir names {m.look_out_sir!r}, which is "
+                                     f"not a model line of the unit (lines: {', '.join(names)})")
+                if names.count(m.look_out_sir) > 1:
+                    raise InputError(f"{self.name}: look_out_sir names {m.look_out_sir!r}, but several lines "
+                                     "have that name; give the lines distinct names")
+
+    def expanded(self) -> list[Model]:
+        """One entry per model (lines repeated ``count`` times), closest first."""
+        return [m for m in self.models for _ in range(m.count)]
+
+    def line_of(self) -> list[int]:
+        """For each model of :meth:`expanded`, the index of its line."""
+        return [j for j, m in enumerate(self.models) for _ in range(m.count)]
+
+    @property
+    def size(self) -> int:
+        """The number of models."""
+        return sum(m.count for m in self.models)
+
+
+def majority(values: Sequence[int]) -> int:
+    """The most common value; on a tie, the highest of the tied values.
+
+    6th edition: a unit with mixed Toughness (or WS) is rolled against the
+    majority value; a tie between values is broken by taking the highest
+    (the rulebook's "Mixed Toughness" rule). O(n).
+    """
+    if not values:
+        raise InputError("no model left to take the majority of")
+    counts = Counter(values)
+    top = max(counts.values())
+    return max(v for v, c in counts.items() if c == top)
+
+
+@dataclass(frozen=True)
+class Shooting:
+    """One shooting attack: ``shots`` of one weapon profile by one BS.
+
+    ``bs`` is None only for weapons that do not roll to hit with BS
+    (template, blast, artillery, no-bs): their ``shots`` are the models hit.
+    ``master_crafted`` is the number K of failed hits that may be rerolled;
+    ``reroll_failed`` rerolls every failed hit (one reroll per die).
+    """
+
+    shots: int
+    strength: int
+    bs: int | None = None
+    ap: int | None = None
+    snap: bool = False
+    weapon_type: str = "normal"
+    master_crafted: int | None = None
+    reroll_failed: bool = False
