@@ -11,13 +11,23 @@ are not ratios).
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
 from . import Case, under
 
 PY = sys.executable
-CLI = str(Path(sys.executable).with_name("exactodds"))
+
+
+def cli_argv() -> list[str]:
+    """The installed ``exactodds`` console script beside this interpreter (else
+    on PATH; else ``python -m exactodds``)."""
+    beside = Path(sys.executable).with_name("exactodds")
+    if beside.exists():
+        return [str(beside)]
+    found = shutil.which("exactodds")
+    return [found] if found else [PY, "-m", "exactodds"]
 
 
 def cases(quick: bool = False) -> list[Case]:
@@ -31,7 +41,7 @@ def cases(quick: bool = False) -> list[Case]:
                     "dyce": ["{peer python}", "-c", "import dyce"]},
              targets=[under(0.150)]),
         Case("f.cli", "f", "exactodds pool 3 --hit 4+ (fresh process, end to end)",
-             fresh={"exactodds": [CLI, "pool", "3", "--hit", "4+"],
+             fresh={"exactodds": [*cli_argv(), "pool", "3", "--hit", "4+"],
                     "icepool": ["{peer python}", "-c", "import icepool; print(3 @ (icepool.d6 >= 4))"],
                     "dyce": ["{peer python}", "-c", "from dyce import H; print(3 @ H(6).ge(4))"]},
              targets=[under(0.400)]),

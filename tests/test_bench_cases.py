@@ -1,0 +1,148 @@
+"""The benchmark suite (bench/) asks the right questions: each case's
+exactodds answer equals an independent brute-force answer on a small size,
+and the harness and the peers' runner import. No timing is asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from bench import peer_impl, peers
+from bench.cases import Case, NotAvailable, all_cases, dist_answer
+from bench.cases import hh3 as hh3_cases
+from bench.cases import parity, pools, startup, wh40k6
+from bench.timing import decode_answer, encode_answer
+from tests.brute import enumerate_rolls
+
+
+def answer_of(compute, key=lambda o: o) -> dict:  # noqa: ANN001
+    """exactodds's answer through the bench's own encoding, as {json key: Fraction}."""
+    try:
+        return decode_answer(dist_answer(compute(), key))
+    except NotAvailable as exc:
+        pytest.skip(str(exc))
+
+
+def brute(n_dice: int, outcome) -> dict:  # noqa: ANN001
+    """The enumerator's answer in the same encoding."""
+    return {json.dumps(k): p for k, p in enumerate_rolls(n_dice, outcome).items()}
+
+
+def test_harness_imports_and_lists_every_group() -> None:
+    from bench import curves, report, run  # noqa: F401
+
+    cases = all_cases(quick=True)
+    assert {c.group for c in cases} == set("abcdef")
+    assert len({c.key for c in cases}) == len(cases)
+    assert all(isinstance(c, Case) and (c.compute or c.fresh) for c in cases)
+    assert all(c.peer[0] in peer_impl.PEERS for c in cases if c.peer)
+
+
+def test_a_successes() -> None:
+    got = answer_of(lambda: pools.successes_pool(4, 4))
+    assert got == brute(4, lambda r: sum(f >= 4 for f in r))
+
+
+def test_c_bs7_reroll() -> None:
+    # die i is (first roll r[2i], reroll r[2i+1]); the reroll only counts on a 1
+    def hits(r: tuple) -> int:
+        return sum((r[i + 1] >= 5) if r[i] == 1 else (r[i] >= 2) for i in range(0, len(r), 2))
+
+    assert answer_of(lambda: pools.rerolled_pool(3, 2, (1,), 5)) == brute(6, hits)
+
+
+def _joint(r: tuple) -> tuple:
+    even = sum(f % 2 == 0 for f in r)
+    return (sum(f >= parity.HIT for f in r), even - (len(r) - even))
+
+
+def test_b_joint() -> None:
+    assert answer_of(lambda: parity.joint(4), parity.joint_key) == brute(4, _joint)
+
+
+def test_b_hell_dorado() -> None:
+    # the last die only picks the engaged fighter on an impair: 1-3 the first, 4-6 the second
+    def shot(r: tuple) -> tuple:
+        hits, diff = _joint(r[:-1])
+        if hits == 0:
+            return ("none", 0)
+        return ("target", hits) if diff >= 0 else (f"engaged-{1 + (r[-1] > 3)}", hits)
+
+    assert answer_of(lambda: parity.hd(4), parity.hd_key) == brute(5, shot)
+
+
+def test_b_hell_dorado_seed_figures() -> None:
+    got = answer_of(lambda: parity.hd(3), parity.hd_key)
+    per = {}
+    for k, p in got.items():
+        name = json.loads(k)[0]
+        per[name] = per.get(name, 0) + p
+    assert per == {"target": Fraction(19, 54), "engaged-1": Fraction(19, 108),
+                   "engaged-2": Fraction(19, 108), "none": Fraction(8, 27)}
+
+
+@pytest.mark.parametrize("models,wounds_each", [(1, 2), (2, 1)])
+def test_d_attack(models: int, wounds_each: int) -> None:
+    a = {**wh40k6.ATTACK, "shots": 2, "models": models, "wounds_each": wounds_each}
+    p = {**wh40k6.PEER, "shots": 2, "models": models, "wounds_each": wounds_each}
+
+    # shot i rolls (hit r[3i], wound r[3i+1], save r[3i+2])
+    def casualties(r: tuple) -> int:
+        unsaved = sum(r[i] >= p["hit"] and r[i + 1] >= p["wound"] and r[i + 2] < p["save"]
+                      for i in range(0, len(r), 3))
+        return min(models, unsaved // wounds_each)
+
+    assert answer_of(lambda: wh40k6.attack_casualties(**a)) == brute(6, casualties)
+
+
+def test_e_hh3_examples_answer() -> None:
+    files = hh3_cases.example_files()
+    if not files:
+        pytest.skip("examples/hh3/ not there yet")
+    for path in files:
+        got = answer_of(lambda path=path: hh3_cases.run_example(path))
+        assert sum(got.values()) == 1
+
+
+def test_f_startup_commands_exist() -> None:
+    for c in startup.cases():
+        assert Path(c.fresh["exactodds"][0]).exists()
+    assert Path(startup.cli_argv()[0]).exists()
+
+
+def test_peer_helpers() -> None:
+    assert [peer_impl.recipient_name(c) for c in range(4)] == ["none", "target", "engaged-1", "engaged-2"]
+    assert peer_impl.hd_codes(0, -3, 2) == [0]
+    assert peer_impl.hd_codes(2, 1, 2) == [1]
+    assert peer_impl.hd_codes(2, -1, 2) == [2, 3]
+    n, m = 5, 11
+    for hits in range(n + 1):
+        for diff in range(-n, n + 1, 2):
+            assert peer_impl._split(hits * m + diff + n, n, m) == (hits, diff)
+
+
+def test_encoding_is_exact() -> None:
+    ans = encode_answer([((1, 2), 2), ((1, 2), 2), ("x", 4)])
+    assert decode_answer(json.loads(json.dumps(ans))) == {"[1, 2]": Fraction(1, 2), '"x"': Fraction(1, 2)}
+
+
+def test_peers_agree_on_small_cases_when_installed() -> None:
+    """Runs the peer runner in bench/.venv-peers when it exists (never in a fresh CI clone)."""
+    py = peers.venv_python()
+    if not py.exists():
+        pytest.skip("no peers' environment (python bench/run.py creates it)")
+    jobs = [{"key": "a", "case": "successes", "params": {"n": 4, "hit": 4}},
+            {"key": "b", "case": "joint", "params": {"n": 4, "hit": 5}}]
+    res = subprocess.run([str(py), str(Path(peer_impl.__file__))], input=json.dumps({"jobs": jobs, "quick": True}),
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)["results"]
+    want = {"a": brute(4, lambda r: sum(f >= 4 for f in r)), "b": brute(4, _joint)}
+    for key, by_variant in out.items():
+        for variant, r in by_variant.items():
+            assert decode_answer(r["answer"]) == want[key], (key, variant)
