@@ -1,0 +1,291 @@
+"""Goodness-of-fit tests of samples against an exact distribution.
+
+Which test, and why (the choice is reported with the result):
+
+- **one possible outcome**: nothing to test (any possible sample agrees);
+- **two possible outcomes**: the count of one is exactly Binomial(n, p), so
+  the exact binomial test (:func:`scipy.stats.binomtest`) applies at any n;
+  it is also the test of a shifted mean;
+- **few samples** (at most :data:`EXACT_MAX_VECTORS` count vectors): the
+  exact multinomial test: the p-value is the exact probability of every
+  count vector no more likely than the observed one, from the project's
+  exact multinomial (:func:`exactodds.dice.pool_counts`, integers, so ties
+  are exact);
+- **otherwise**: Pearson's chi-square (or the G-test) via
+  :func:`scipy.stats.power_divergence`, after pooling outcomes of expected
+  count below :data:`MIN_EXPECTED` (Cochran's rule) with their neighbours
+  (ordered outcomes) or into one "other" cell; the pooled outcomes are
+  named;
+- and for **ordered numeric outcomes** with three or more values, a test
+  for a shifted distribution as well: the z-test of the sample mean
+  against the exact mean and variance (from n >= :data:`MEAN_TEST_MIN_N`).
+
+With several tests the verdict uses Bonferroni: rejected when a p-value is
+below alpha divided by the number of tests, so the false-positive rate stays
+at most alpha. scipy is imported inside the functions only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from ..core import Dist, InputError, max_states
+from ..dice.pool import compositions_count, pool_counts
+from .samples import Samples, outcome_fields, outcome_text
+
+MIN_EXPECTED = 5
+"""Cells with a smaller expected count are pooled before a chi-square test (Cochran)."""
+
+EXACT_MAX_VECTORS = 50_000
+"""The exact multinomial test is used when the samples have at most this many possible count vectors."""
+
+MEAN_TEST_MIN_N = 30
+"""The mean z-test (a normal approximation) is run from this many samples."""
+
+STATISTICS = ("pearson", "g")
+
+
+@dataclass
+class TestResult:
+    """One test: what it is, why it was chosen, and its figures."""
+
+    name: str
+    function: str
+    why: str
+    statistic: float | None
+    statistic_name: str
+    p_value: float
+    df: int | None = None
+
+    def to_json_obj(self) -> dict:
+        """A JSON-ready dict."""
+        return {"name": self.name, "function": self.function, "why": self.why,
+                "statistic_name": self.statistic_name, "statistic": self.statistic,
+                "df": self.df, "p_value": self.p_value}
+
+
+@dataclass
+class Cell:
+    """A cell of the chi-square test: one outcome, or several pooled."""
+
+    outcomes: list
+    p: Fraction
+    observed: int
+    label: str = ""
+
+    def expected(self, n: int) -> float:
+        """Expected count for ``n`` samples."""
+        return float(self.p * n)
+
+
+@dataclass
+class Fit:
+    """The tests run on the possible outcomes, and the pooling they used."""
+
+    tests: list[TestResult] = field(default_factory=list)
+    pooled: list[Cell] = field(default_factory=list)
+    cells: int = 0
+
+
+def is_ordered(dist: Dist) -> bool:
+    """Numeric (integer or fraction) outcomes, which have an order and a mean."""
+    return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in dist.support())
+
+
+def _cells(samples: Samples) -> list[Cell]:
+    fields = outcome_fields(samples.dist)
+    return [Cell([x], p, samples.observed(x), outcome_text(x, fields)) for x, p in samples.dist.items()]
+
+
+def pool_cells(cells: list[Cell], n: int, ordered: bool, minimum: float = MIN_EXPECTED) -> list[Cell]:
+    """Merge cells until each has an expected count of at least ``minimum``. O(k log k).
+
+    Ordered outcomes: left to right, a cell is closed once it reaches the
+    minimum; a short last cell joins the one before (so tails and sparse
+    runs merge with their neighbours). Unordered: every small cell goes to
+    one "other" cell, which joins the smallest remaining cell if still short.
+    """
+    def merged(group: list[Cell]) -> Cell:
+        outs = [x for c in group for x in c.outcomes]
+        labels = [c.label for c in group]
+        if len(group) == 1:
+            label = labels[0]
+        elif ordered:
+            label = f"{labels[0]}..{labels[-1]}"
+        else:
+            label = "other (" + " | ".join(labels) + ")"
+        return Cell(outs, sum((c.p for c in group), Fraction(0)), sum(c.observed for c in group), label)
+
+    if ordered:
+        groups: list[list[Cell]] = []
+        current: list[Cell] = []
+        for c in cells:
+            current.append(c)
+            if sum(x.p for x in current) * n >= minimum:
+                groups.append(current)
+                current = []
+        if current:
+            if groups:
+                groups[-1].extend(current)
+            else:
+                groups.append(current)
+        return [merged(g) for g in groups]
+    small = [c for c in cells if c.p * n < minimum]
+    big = [c for c in cells if c.p * n >= minimum]
+    if not small:
+        return list(cells)
+    other = small
+    if sum(c.p for c in other) * n < minimum and big:
+        smallest = min(big, key=lambda c: c.p)
+        big.remove(smallest)
+        other = other + [smallest]
+    return big + [merged(other)]
+
+
+def binomial_test(successes: int, n: int, p: Fraction, label: str, why: str) -> TestResult:
+    """Exact two-sided binomial test (:func:`scipy.stats.binomtest`)."""
+    from scipy.stats import binomtest
+
+    result = binomtest(successes, n, float(p), alternative="two-sided")
+    return TestResult("exact binomial test", "scipy.stats.binomtest", why, float(successes),
+                      f"count of {label}", float(result.pvalue))
+
+
+def exact_multinomial_test(dist: Dist, counts: list[int]) -> float:
+    """P(a count vector no more likely than ``counts``) under the exact multinomial.
+
+    Exact integers from :func:`~exactodds.dice.pool_counts`:
+    O(C(n+k-1, k-1) * k) for n samples over k outcomes.
+    """
+    n = sum(counts)
+    k = len(counts)
+    die = Dist.from_weights({i: w for i, w in enumerate(dist.weights()[x] for x in dist.support())})
+    vectors = pool_counts(n, die, order=list(range(k)))
+    weights = vectors.weights()
+    observed = weights.get(tuple(counts), 0)
+    tail = sum(w for w in weights.values() if w <= observed)
+    return float(Fraction(tail, vectors.denominator))
+
+
+def chi_square_test(cells: list[Cell], n: int, statistic: str) -> TestResult:
+    """Pearson's chi-square or the G-test (:func:`scipy.stats.power_divergence`) on pooled cells."""
+    from scipy.stats import power_divergence
+
+    lam = "pearson" if statistic == "pearson" else "log-likelihood"
+    observed = [c.observed for c in cells]
+    expected = [c.expected(n) for c in cells]
+    scale = n / sum(expected)  # float rounding only: the exact expectations sum to n
+    expected = [e * scale for e in expected]
+    stat, p = power_divergence(observed, expected, lambda_=lam)
+    name = "Pearson chi-square test" if statistic == "pearson" else "G-test (log-likelihood ratio)"
+    return TestResult(name, f"scipy.stats.power_divergence(lambda_={lam!r})", "", float(stat),
+                      "chi-square" if statistic == "pearson" else "G", float(p), len(cells) - 1)
+
+
+def mean_test(dist: Dist, samples: Samples) -> TestResult:
+    """Two-sided z-test of the sample mean against the exact mean and variance
+    (:func:`scipy.stats.norm`; the normal approximation of the central limit theorem)."""
+    from scipy.stats import norm
+
+    n = samples.n_possible
+    mu, var = dist.mean(), dist.var()
+    total = sum(x * c for x, c in samples.counts.items())
+    mean = Fraction(total, n)
+    z = float(mean - mu) / math.sqrt(float(var) / n)  # var > 0: called with 3 or more outcomes
+    p = float(2 * norm.sf(abs(z)))
+    why = (f"ordered outcomes: a simulator that is off by a shift shows in the mean; the z-test compares the "
+           f"sample mean {float(mean):.6g} with the exact mean {mu} ~ {float(mu):.6g} "
+           f"(standard error {math.sqrt(float(var) / n):.3g}, normal approximation for n >= {MEAN_TEST_MIN_N})")
+    return TestResult("mean z-test", "scipy.stats.norm.sf", why, z, "z", p)
+
+
+def fit(samples: Samples, statistic: str = "pearson") -> Fit:
+    """Choose and run the tests on the possible outcomes of ``samples`` (see the module doc)."""
+    if statistic not in STATISTICS:
+        raise InputError(f"statistic {statistic!r} is not known; use pearson or g")
+    dist = samples.dist
+    n = samples.n_possible
+    cells = _cells(samples)
+    k = len(cells)
+    ordered = is_ordered(dist)
+    out = Fit(cells=k)
+    if n == 0:
+        return out
+    if k == 1:
+        out.tests.append(TestResult("none needed", "-", f"the exact distribution has a single outcome "
+                                    f"({cells[0].label}); every possible sample agrees with it", None, "-", 1.0))
+        return out
+    if k == 2:
+        a, b = cells
+        why = (f"2 possible outcomes: the number of samples showing {b.label} is exactly Binomial({n:,}, {b.p}), "
+               "so the exact binomial test applies at any sample size"
+               + (" (it is also the test for a shifted mean)" if ordered else ""))
+        out.tests.append(binomial_test(b.observed, n, b.p, b.label, why))
+        out.cells = 2
+        return out
+    vectors = compositions_count(n, k)
+    if vectors <= min(EXACT_MAX_VECTORS, max_states()):
+        p = exact_multinomial_test(dist, [c.observed for c in cells])
+        why = (f"few samples: {n:,} samples over {k} outcomes have {vectors:,} possible count vectors, few "
+               "enough to sum the exact multinomial probability of every vector no more likely than the "
+               "observed one (no large-sample approximation)")
+        out.tests.append(TestResult("exact multinomial test", "exactodds.dice.pool_counts (exact integers)",
+                                    why, None, "-", p, k - 1))
+    else:
+        pooled = pool_cells(cells, n, ordered)
+        out.pooled = [c for c in pooled if len(c.outcomes) > 1]
+        out.cells = len(pooled)
+        if len(pooled) <= 2:
+            best = max(pooled, key=lambda c: c.p) if len(pooled) == 2 else cells[0]
+            rest_p = 1 - best.p
+            why = (f"{n:,} samples spread over {k} outcomes give only {len(pooled)} cell(s) with an expected "
+                   f"count of at least {MIN_EXPECTED}; the exact binomial test compares {best.label} against "
+                   "all the other outcomes together")
+            test = binomial_test(best.observed, n, best.p, best.label, why)
+            if rest_p == 0:
+                test.p_value = 1.0
+            out.tests.append(test)
+        else:
+            test = chi_square_test(pooled, n, statistic)
+            vec = f"{vectors:.3g}" if vectors > 10**9 else f"{vectors:,}"
+            pooled_note = (f"; outcomes with an expected count below {MIN_EXPECTED} were pooled: "
+                           + "; ".join(c.label for c in out.pooled)) if out.pooled else (
+                f"; every outcome has an expected count of at least {MIN_EXPECTED}, none pooled")
+            test.why = (f"{n:,} samples over {k} outcomes: too many count vectors ({vec}) for the exact "
+                        f"multinomial test, enough for the chi-square approximation (Cochran: every cell's "
+                        f"expected count at least {MIN_EXPECTED}){pooled_note}; "
+                        f"{len(pooled) - 1} degrees of freedom")
+            out.tests.append(test)
+    if ordered and n >= MEAN_TEST_MIN_N:
+        out.tests.append(mean_test(dist, samples))
+    return out
+
+
+def adjusted_residual(observed: int, n: int, p: Fraction) -> float:
+    """``(O - E) / sqrt(n p (1 - p))``: about standard normal when the samples agree."""
+    e = float(p * n)
+    var = float(p * (1 - p) * n)
+    if var == 0:
+        return 0.0 if observed == e else math.copysign(math.inf, observed - e)
+    return (observed - e) / math.sqrt(var)
+
+
+def detectable_effect(n: int, df: int, alpha: float, power: float = 0.8) -> float:
+    """Cohen's ``w = sqrt(sum (q - p)^2 / p)`` that a chi-square test with ``df``
+    degrees of freedom at level ``alpha`` detects with probability ``power``
+    from ``n`` samples (noncentral chi-square, :func:`scipy.stats.ncx2`)."""
+    return math.sqrt(noncentrality_needed(df, alpha, power) / n)
+
+
+def noncentrality_needed(df: int, alpha: float, power: float = 0.8) -> float:
+    """The noncentrality ``lambda = n w^2`` at which the chi-square test at
+    level ``alpha`` has the given power (solved with :func:`scipy.optimize.brentq`)."""
+    from scipy.optimize import brentq
+    from scipy.stats import chi2, ncx2
+
+    crit = chi2.isf(alpha, df)
+    hi = 1.0
+    while ncx2.sf(crit, df, hi) < power:
+        hi *= 2
+    return float(brentq(lambda lam: ncx2.sf(crit, df, lam) - power, 0.0, hi, xtol=1e-9))
