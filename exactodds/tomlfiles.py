@@ -38,10 +38,15 @@ def load_toml(path: str | Path) -> dict:
         raise InputError(f"{p}: cannot read the file ({e.strerror or e})") from None
     if p.is_dir():
         raise InputError(f"{p}: is a folder, not a TOML file")
+    if not p.is_file():  # a device (/dev/zero), a pipe: could be endless or block
+        raise InputError(f"{p}: is not a regular file (a TOML file was expected)")
     if size > MAX_FILE_BYTES:
         raise InputError(f"{p}: {size:,} bytes is too large for a TOML file (limit {MAX_FILE_BYTES:,})")
     try:
-        raw = p.read_bytes()
+        with open(p, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)  # bounded even if the file grew since stat()
+        if len(raw) > MAX_FILE_BYTES:
+            raise InputError(f"{p}: more than {MAX_FILE_BYTES:,} bytes is too large for a TOML file")
         text = raw.decode("utf-8")
     except OSError as e:
         raise InputError(f"{p}: cannot read the file ({e.strerror or e})") from None
@@ -53,6 +58,8 @@ def load_toml(path: str | Path) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{p}: invalid TOML: {e}") from None
+    except RecursionError:  # tomllib parses nested arrays/tables recursively
+        raise InputError(f"{p}: invalid TOML: arrays or tables nested too deeply") from None
 
 
 def _type_name(t: type | tuple[type, ...]) -> str:
