@@ -208,7 +208,7 @@ def _parse_vary(table: dict, allowed: Mapping[str, Any], base: Mapping[str, Any]
             values = list(spec)
         else:
             raise InputError(f"{where} = {spec!r}: expected a list of values (e.g. [1, 2, 3]) "
-                             "or a range {{from = 1, to = 10}}")
+                             "or a range {from = 1, to = 10}")
         if not values:
             raise InputError(f"{where}: is an empty list; give at least one value")
         _no_repeats(values, where)

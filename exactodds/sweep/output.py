@@ -136,11 +136,22 @@ class StreamOutput(Output):
         self.previous = []
         self._stream = stream or sys.stdout
         self._writer = csv.writer(self._stream, lineterminator="\n")
-        self._writer.writerow(columns)
+        self._columns: list[str] | None = columns  # the header waits for the first row (or the end)
 
     def write(self, cells: Sequence[str]) -> None:
+        self._header()
         self._writer.writerow(cells)
         self._stream.flush()
+
+    def close(self, finished: bool) -> None:
+        if finished:
+            self._header()
+            self._stream.flush()
+
+    def _header(self) -> None:
+        if self._columns is not None:
+            self._writer.writerow(self._columns)
+            self._columns = None
 
 
 class CsvOutput(Output):

@@ -101,6 +101,8 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
 
     tasks = make_tasks(items, workers if client is None else 8, grid.system, grid.command, grid.folder,
                        grid.report, max_states())
+    order = sorted(i for g in groups.values() for i in g)  # the rows to write, in grid order
+    written = 0
     finished = False
     bar = _progress(todo, progress)
     try:
@@ -111,11 +113,12 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
                         result.computed += 1
                         for i in groups[r.key]:
                             rows[i] = _row(grid, points[i], r, keep_going, schema)
-                            if r.error is not None:
-                                result.errors += 1
-                            if output is not None:
-                                output.write([text_cell(rows[i].get(c)) for c in schema.columns])
+                            result.errors += r.error is not None
                         bar(len(groups[r.key]))
+                    while written < len(order) and rows[order[written]] is not None:
+                        if output is not None:  # in grid order: a row waits for those before it
+                            output.write([text_cell(rows[order[written]].get(c)) for c in schema.columns])
+                        written += 1
         finished = True
     finally:
         bar(None)
