@@ -1,0 +1,188 @@
+"""An independent brute-force simulator of the 40K 6th edition rules, for tests.
+
+It knows nothing of the engine: it plays the rules die by die, as a player
+would, and enumerates every branch of the game tree with Fractions
+(:func:`tree`). ``roll()`` asks for one raw d6 (6 branches);
+``chance(k)`` is one d6 compared with a threshold, counting its k winning
+faces out of 6 (2 branches, to keep the tree small). The rule tables are
+written again here from RULES.md, not imported. Small cases only.
+
+The module's own tests check the enumerator itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from tests.brute import enumerate_rolls
+
+# RULES.md section 2, written again: BS -> (first roll, reroll of 1s or None)
+BS = {1: (6, None), 2: (5, None), 3: (4, None), 4: (3, None), 5: (2, None),
+      6: (2, 6), 7: (2, 5), 8: (2, 4), 9: (2, 3), 10: (2, 2)}
+
+
+class _Need(Exception):
+    pass
+
+
+def tree(process: Callable[[Callable[[], int], Callable[[int], bool]], Any]) -> dict[Any, Fraction]:
+    """Distribution of ``process(roll, chance)`` over every branch of its dice.
+
+    ``roll()`` returns a raw d6 face; ``chance(k)`` returns True with
+    probability k/6 (one d6 against a threshold with k winning faces). The
+    process is replayed from the start with each prefix of choices.
+    """
+    out: Counter = Counter()
+    stack: list[tuple[tuple[Any, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        prefix, weight = stack.pop()
+        it = iter(prefix)
+        pending: list = []
+
+        def roll() -> int:
+            for face in it:
+                return face
+            pending.append("roll")
+            raise _Need
+
+        def chance(k: int) -> bool:
+            if k <= 0:
+                return False
+            if k >= 6:
+                return True
+            for b in it:
+                return b
+            pending.append(("chance", k))
+            raise _Need
+
+        try:
+            result = process(roll, chance)
+        except _Need:
+            kind = pending[0]
+            if kind == "roll":
+                stack.extend((prefix + (f,), weight / 6) for f in range(1, 7))
+            else:
+                k = kind[1]
+                stack.append((prefix + (True,), weight * Fraction(k, 6)))
+                stack.append((prefix + (False,), weight * Fraction(6 - k, 6)))
+            continue
+        out[result] += weight
+    return {k: v for k, v in out.items() if v}
+
+
+def wound_needed(s: int, t: int) -> int | None:
+    """RULES.md S vs T chart, written again: None when impossible."""
+    diff = s - t
+    if diff >= 2:
+        return 2
+    return {1: 3, 0: 4, -1: 5, -2: 6, -3: 6}.get(diff)
+
+
+def faces_at_least(x: int | None) -> int:
+    """Winning faces of a d6 needing x+ (None: never)."""
+    return 0 if x is None else max(0, min(6, 7 - x))
+
+
+def sim_hit(roll: Callable[[], int], bs: int, snap: bool, reroll_failed: bool = False) -> bool:
+    """One shot, raw dice: the BS table (or a granted reroll at the same score)."""
+    first, again = BS[1 if snap else bs]
+    face = roll()
+    if face >= first:
+        return True
+    if reroll_failed:
+        return roll() >= first
+    if again is not None and face == 1:
+        return roll() >= again
+    return False
+
+
+def sim_hits_master(roll: Callable[[], int], n: int, bs: int, snap: bool, k: int) -> int:
+    """n shots, then up to k failed ones rerolled at the first roll's score."""
+    first = BS[1 if snap else bs][0]
+    faces = [roll() for _ in range(n)]
+    hits = sum(f >= first for f in faces)
+    misses = n - hits
+    return hits + sum(roll() >= first for _ in range(min(k, misses)))
+
+
+def best_save(m: dict, ap: int | None, cover_allowed: bool = True) -> int | None:
+    """The lowest X+ among armour (unless ap <= armour), cover, invulnerable."""
+    opts = []
+    if m.get("save") is not None and not (ap is not None and ap <= m["save"]):
+        opts.append(m["save"])
+    if cover_allowed and m.get("cover") is not None:
+        opts.append(m["cover"])
+    if m.get("inv") is not None:
+        opts.append(m["inv"])
+    return min(opts) if opts else None
+
+
+def sim_allocate(at_least: Callable[[int], bool], models: list[dict], left: list[int], wounds: int,
+                 strength: int, ap: int | None, focus: int | None = None, cover_allowed: bool = True) -> int:
+    """Allocate ``wounds`` one at a time; models are dicts (t, w, save, cover,
+    inv, char, los: False/True/line name, line). ``at_least(x)`` rolls one d6
+    needing x+: a Look Out Sir d6 when needed, then a save d6. Mutates
+    ``left``; returns unsaved wounds."""
+    unsaved = 0
+    for _ in range(wounds):
+        alive = [i for i in range(len(models)) if left[i] > 0]
+        if not alive:
+            break
+        ok = [i for i in alive if focus is None or models[i].get("cover") is None or models[i]["cover"] >= focus]
+        if not ok:
+            break
+        i = ok[0]
+        m = models[i]
+        if m.get("char") and m.get("los"):
+            others = [j for j in alive if j != i]
+            if others:
+                named = [j for j in others if models[j]["line"] == m["los"]] if isinstance(m["los"], str) else []
+                dest = (named or others)[0]
+                if at_least(4):
+                    i = dest
+        sv = best_save(models[i], ap, cover_allowed)
+        if sv is not None and at_least(sv):
+            continue
+        unsaved += 1
+        left[i] = 0 if strength >= 2 * models[i]["t"] else left[i] - 1
+    return unsaved
+
+
+def majority(values: list[int]) -> int:
+    """Most common, highest on a tie."""
+    c = Counter(values)
+    top = max(c.values())
+    return max(v for v in c if c[v] == top)
+
+
+def sim_shoot(roll: Callable[[], int], chance: Callable[[int], bool], models: list[dict], shots: int, bs: int,
+              snap: bool, strength: int, ap: int | None, focus: int | None) -> tuple:
+    """A whole shooting attack: raw hit dice (BS table), then wound and save
+    dice against thresholds. Returns (hits, wounds, unsaved, casualties, left)."""
+    n_hits = sum(sim_hit(roll, bs, snap) for _ in range(shots))
+    t = majority([m["t"] for m in models])
+    n_wounds = sum(chance(faces_at_least(wound_needed(strength, t))) for _ in range(n_hits))
+    left = [m["w"] for m in models]
+    unsaved = sim_allocate(lambda x: chance(7 - x), models, left, n_wounds, strength, ap, focus)
+    return n_hits, n_wounds, unsaved, sum(1 for w in left if w == 0), tuple(left)
+
+
+# ------------------------------------------------------------ self-checks
+def test_tree_reproduces_two_d6() -> None:
+    got = tree(lambda roll, chance: roll() + roll() >= 8)
+    assert got[True] == Fraction(5, 12)
+    assert got == enumerate_rolls(2, lambda r: r[0] + r[1] >= 8)
+
+
+def test_tree_chance_branches() -> None:
+    got = tree(lambda roll, chance: chance(4) + chance(2))
+    assert got == {2: Fraction(8, 36), 1: Fraction(20, 36), 0: Fraction(8, 36)}
+
+
+def test_simulated_bs_table_matches_the_published_chances() -> None:
+    published = {6: Fraction(31, 36), 7: Fraction(8, 9), 8: Fraction(11, 12), 9: Fraction(17, 18), 10: Fraction(35, 36)}
+    for bs, p in published.items():
+        assert tree(lambda roll, chance, bs=bs: sim_hit(roll, bs, False))[True] == p
