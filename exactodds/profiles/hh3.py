@@ -1,0 +1,236 @@
+"""Horus Heresy 3rd edition attacker and target profiles in TOML.
+
+An attacker file::
+
+    name = "Tactical Squad"          # optional, default: the file's name
+    rushed = false                   # optional flags (default false): Rushed,
+    locked_in_combat = false         #   locked in combat, embarked (these two
+    embarked = false                 #   cannot shoot), Pinned (snap shots)
+    pinned = false
+
+    [[models]]                       # one line per kind of firing model
+    name = "Legionary"               # optional
+    count = 9                        # optional, default 1
+    bs = 4                           # required, 1 or more (10+ reads the last column)
+    weapon = "boltgun"               # required, a [weapons.NAME] below
+
+    [weapons.boltgun]
+    firepower = 2                    # required, 1 or more
+    strength = 4                     # required, 1-10
+    ap = 5                           # required, 1-6, or "-" for none
+    damage = 1                       # required, 1 or more
+    traits = ["light"]               # optional; modelled: light
+
+A target file::
+
+    name = "Tactical Squad"          # optional
+    leadership = 7                   # required, 2D6 <= Ld passes
+    traits = ["shield", "smoke"]     # optional: allow those reactions
+    cool = 7                         # optional; required with out_of_coherency
+    out_of_coherency = false         # optional: take the Cool test after the attack
+    embarked = false                 # optional: an embarked, in-reserve or engaged
+    in_reserve = false               #   unit cannot be chosen as a target
+    engaged = false
+    statuses = ["stunned"]           # optional: vehicle statuses already held
+
+    [[models]]                       # allocation order: file order
+    name = "Legionary"
+    count = 10                       # optional, default 1
+    toughness = 4                    # required (non-vehicles), 1-10
+    wounds = 1                       # required (non-vehicles), 1 or more
+    save = 3                         # optional, 2-6 or "3+"
+    invulnerable = 5                 # optional, 2-6 or "5+"
+    shrouded = 5                     # optional mitigation, 2-6 or "5+"
+    feel_no_pain = 5                 # optional mitigation (non-vehicles)
+    medic = false                    # optional (non-vehicles)
+    # a vehicle instead: armour = { front = 11, side = 11, rear = 10 }, hull_points = 3
+
+Errors name the file, the key and the expected type; unknown keys are
+refused so that a typo never silently changes an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..core import InputError
+from ..rules.hh3.tables import FACINGS, STATUSES
+from ..rules.hh3.units import (
+    UNIT_TRAITS,
+    WEAPON_TRAITS,
+    Armour,
+    AttackingUnit,
+    FiringModels,
+    TargetModels,
+    TargetUnit,
+    Weapon,
+)
+from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
+
+ATTACKER_KEYS = {"name", "rushed", "locked_in_combat", "embarked", "pinned", "models", "weapons"}
+FIRING_MODEL_KEYS = {"name", "count", "bs", "weapon"}
+WEAPON_KEYS = {"firepower", "strength", "ap", "damage", "traits"}
+TARGET_KEYS = {"name", "leadership", "traits", "cool", "out_of_coherency", "embarked", "in_reserve", "engaged",
+               "statuses", "models"}
+TARGET_MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "shrouded", "feel_no_pain",
+                     "medic", "armour", "hull_points"}
+_ROLL = re.compile(r"^\s*([2-6])\s*\+\s*$")
+
+
+def _roll(table: dict, key: str, path: Path, where: str) -> int | None:
+    """An optional X+ value: a whole number 2-6 or text "2+" to "6+"."""
+    value = optional(table, key, (int, str), path, where)
+    if value is None:
+        return None
+    m = _ROLL.match(value) if isinstance(value, str) else None
+    number = int(m.group(1)) if m else value if isinstance(value, int) else None
+    if number is None or not 2 <= number <= 6:
+        raise InputError(f"{path}: {where + '.' if where else ''}{key} = {value!r}: "
+                         "expected a roll from 2 to 6 (or \"2+\" to \"6+\")")
+    return number
+
+
+def _names(table: dict, key: str, allowed: tuple[str, ...], path: Path, where: str = "") -> frozenset[str]:
+    values = optional(table, key, list, path, where, default=[])
+    out = set()
+    for v in values:
+        if not isinstance(v, str) or v.lower() not in allowed:
+            raise InputError(f"{path}: {where + '.' if where else ''}{key}: {v!r} is not allowed; "
+                             f"expected a list of: {', '.join(allowed)}")
+        out.add(v.lower())
+    return frozenset(out)
+
+
+def _flag(table: dict, key: str, path: Path) -> bool:
+    return optional(table, key, bool, path, default=False)
+
+
+def _tables(doc: dict, path: Path) -> list[dict]:
+    lines = require(doc, "models", list, path)
+    if not lines:
+        raise InputError(f"{path}: models is empty; expected at least one [[models]] table")
+    for i, m in enumerate(lines, 1):
+        if not isinstance(m, dict):
+            raise InputError(f"{path}: models[{i}] must be a table ([[models]])")
+    return lines
+
+
+def _weapon(name: str, w: object, path: Path) -> Weapon:
+    where = f"weapons.{name}"
+    if not isinstance(w, dict):
+        raise InputError(f"{path}: {where} must be a table ([weapons.\"{name}\"])")
+    no_unknown_keys(w, WEAPON_KEYS, path, where)
+    ap = require(w, "ap", (int, str), path, where)
+    if isinstance(ap, str) and ap.strip() != "-" or isinstance(ap, int) and not 1 <= ap <= 6:
+        raise InputError(f"{path}: {where}.ap = {ap!r}: expected a whole number from 1 to 6, or \"-\" for no AP")
+    return Weapon(
+        name=name,
+        firepower=require(w, "firepower", int, path, where, check=between(1, 1000)),
+        strength=require(w, "strength", int, path, where, check=between(1, 10)),
+        ap=None if isinstance(ap, str) else ap,
+        damage=require(w, "damage", int, path, where, check=between(1, 100)),
+        traits=_names(w, "traits", WEAPON_TRAITS, path, where),
+    )
+
+
+def load_attacker(path: str | Path) -> AttackingUnit:
+    """Read an attacker file (see the module docstring)."""
+    path = Path(path)
+    doc = load_toml(path)
+    no_unknown_keys(doc, ATTACKER_KEYS, path)
+    weapons_table = require(doc, "weapons", dict, path)
+    weapons = {name: _weapon(name, w, path) for name, w in weapons_table.items()}
+    models = []
+    for i, m in enumerate(_tables(doc, path), 1):
+        where = f"models[{i}]"
+        no_unknown_keys(m, FIRING_MODEL_KEYS, path, where)
+        weapon = require(m, "weapon", str, path, where)
+        if weapon not in weapons:
+            raise InputError(f"{path}: {where}.weapon = {weapon!r}: no [weapons.{weapon}] table; "
+                             f"weapons are: {', '.join(map(repr, weapons)) or 'none'}")
+        models.append(FiringModels(
+            name=optional(m, "name", str, path, where, default=where),
+            count=optional(m, "count", int, path, where, default=1, check=between(1, 1000)),
+            bs=require(m, "bs", int, path, where, check=between(1, 20)),
+            weapon=weapons[weapon],
+        ))
+    return AttackingUnit(
+        name=optional(doc, "name", str, path, default=path.stem),
+        models=tuple(models),
+        rushed=_flag(doc, "rushed", path),
+        locked_in_combat=_flag(doc, "locked_in_combat", path),
+        embarked=_flag(doc, "embarked", path),
+        pinned=_flag(doc, "pinned", path),
+    )
+
+
+def _armour(m: dict, path: Path, where: str) -> Armour | None:
+    table = optional(m, "armour", dict, path, where)
+    if table is None:
+        return None
+    inner = f"{where}.armour"
+    no_unknown_keys(table, set(FACINGS), path, inner)
+    return Armour(*(require(table, f, int, path, inner, check=between(1, 20)) for f in FACINGS))
+
+
+def _target_model(m: dict, path: Path, where: str) -> TargetModels:
+    no_unknown_keys(m, TARGET_MODEL_KEYS, path, where)
+    armour = _armour(m, path, where)
+    if armour is not None:
+        for key in ("toughness", "wounds", "save", "feel_no_pain", "medic"):
+            if key in m:
+                raise InputError(f"{path}: {where}.{key}: a vehicle (with armour) has no {key}; "
+                                 "vehicles take armour penetration and lose Hull Points")
+        hull = require(m, "hull_points", int, path, where, check=between(1, 100))
+        toughness = wounds = None
+    else:
+        if "hull_points" in m:
+            raise InputError(f"{path}: {where}.hull_points needs armour = {{ front, side, rear }} (a vehicle)")
+        toughness = require(m, "toughness", int, path, where, check=between(1, 10))
+        wounds = require(m, "wounds", int, path, where, check=between(1, 100))
+        hull = None
+    return TargetModels(
+        name=optional(m, "name", str, path, where, default=where),
+        count=optional(m, "count", int, path, where, default=1, check=between(1, 1000)),
+        toughness=toughness, wounds=wounds,
+        save=_roll(m, "save", path, where),
+        invulnerable=_roll(m, "invulnerable", path, where),
+        shrouded=_roll(m, "shrouded", path, where),
+        feel_no_pain=_roll(m, "feel_no_pain", path, where),
+        medic=optional(m, "medic", bool, path, where, default=False),
+        armour=armour, hull_points=hull,
+    )
+
+
+def load_target(path: str | Path) -> TargetUnit:
+    """Read a target file (see the module docstring)."""
+    path = Path(path)
+    doc = load_toml(path)
+    no_unknown_keys(doc, TARGET_KEYS, path)
+    models = tuple(_target_model(m, path, f"models[{i}]") for i, m in enumerate(_tables(doc, path), 1))
+    if len({m.is_vehicle for m in models}) > 1:
+        raise InputError(f"{path}: models: a unit mixes vehicles (armour) and non-vehicles; give one kind per file")
+    out_of_coherency = _flag(doc, "out_of_coherency", path)
+    cool = optional(doc, "cool", int, path, check=between(1, 12))
+    if out_of_coherency and cool is None:
+        raise InputError(f"{path}: cool is missing; expected a whole number (out_of_coherency needs the "
+                         "unit's Cool for its Cool test)")
+    try:
+        return TargetUnit(
+            name=optional(doc, "name", str, path, default=path.stem),
+            leadership=require(doc, "leadership", int, path, check=between(1, 12)),
+            models=models,
+            traits=_names(doc, "traits", UNIT_TRAITS, path),
+            embarked=_flag(doc, "embarked", path),
+            in_reserve=_flag(doc, "in_reserve", path),
+            engaged=_flag(doc, "engaged", path),
+            out_of_coherency=out_of_coherency,
+            cool=cool,
+            statuses=_names(doc, "statuses", STATUSES, path),
+        )
+    except InputError as e:
+        raise InputError(f"{path}: {e}") from None
+
+
+__all__ = ["load_attacker", "load_target"]

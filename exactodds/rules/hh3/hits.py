@@ -1,0 +1,55 @@
+"""Horus Heresy 3rd edition, step 6: hit rolls, with Critical Hits.
+
+"On additionne la caractéristique de puissance de feu de toutes les armes du
+groupe : ce total donne le nombre de jets de touche à effectuer. [...] Chaque
+succès est une touche." Each hit die falls in one of three categories (miss,
+hit, Critical Hit), so N dice give a 3-category multinomial, computed in
+closed form by :func:`exactodds.dice.pool_counts`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ...core import Dist
+from ...dice import d6, pool_counts
+from .tables import HitEntry, hit_entry
+
+
+class HitRoll(NamedTuple):
+    """The hits of a fire group; ``crits`` of them are Critical Hits (crits <= hits)."""
+
+    hits: int
+    crits: int
+
+
+def hit_die(entry: HitEntry) -> Dist:
+    """One hit die classified: ``"miss"``, ``"hit"`` or ``"crit"``. O(6)."""
+
+    def category(face: int) -> str:
+        if entry.crit.succeeds(face):
+            return "crit"
+        return "hit" if entry.hit.succeeds(face) else "miss"
+
+    return d6.map(category)
+
+
+def hit_rolls(shots: int, bs: int, snap: bool = False) -> Dist:
+    """The (hits, crits) of ``shots`` hit rolls at ``bs`` (snap shots when ``snap``).
+
+    "A" (BS 10+) needs no roll: every shot hits and is a Critical Hit; "F"
+    (snap shots at BS 1) always misses; snap shots never score Critical Hits.
+    Otherwise the multinomial closed form over (miss, hit, crit):
+    O(C(shots + 2, 2)) = O(shots^2) outcomes, each one big-integer product.
+    """
+    die = hit_die(hit_entry(bs, snap))
+    cats = die.support()
+    counts = pool_counts(shots, die, cats)
+    i_hit = cats.index("hit") if "hit" in cats else None
+    i_crit = cats.index("crit") if "crit" in cats else None
+
+    def to_roll(c: tuple[int, ...]) -> HitRoll:
+        crits = c[i_crit] if i_crit is not None else 0
+        return HitRoll((c[i_hit] if i_hit is not None else 0) + crits, crits)
+
+    return counts.map(to_roll)

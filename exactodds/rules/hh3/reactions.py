@@ -1,0 +1,90 @@
+"""Horus Heresy 3rd edition: the target's reactions (Legiones Astartes,
+1 reaction point each).
+
+- Shield ("Bouclier"): "Se déclare au début de l'étape 3 [...] si la majorité
+  de l'unité visée a le trait Bouclier : +1 en endurance pour la durée de la
+  phase."
+- Smoke screen ("Écran de fumée"): "jet de mitigation de Dissimulation (5+)
+  pendant la phase, contre les blessures, les touches pénétrantes et les
+  touches superficielles."
+- Medic: "Au retrait des pertes (étape 11) : un jet de rétablissement pour
+  chaque figurine ayant subi une blessure non sauvegardée (sauf les figurines
+  qui ont elles-mêmes Médic)." The roll's target is an input.
+
+Engine reading of Medic (the seed is silent on what a recovery does): a
+model removed as a casualty whose recovery roll succeeds stays in play with
+1 Wound; a model that suffered an unsaved wound but still has Wounds gains
+nothing (its roll cannot change the outcome). Recovery rolls are made
+whether or not the Medic model itself survived the attack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...core import Dist, InputError, check_size
+from ...dice import Target
+from .tables import SMOKE_SHROUDED
+from .units import Conditions, TargetUnit
+
+
+def check_reaction(target: TargetUnit, conditions: Conditions) -> None:
+    """Refuse a reaction the target unit cannot make, saying why."""
+    reaction = conditions.reaction
+    if reaction is None:
+        return
+    if reaction in ("shield", "smoke") and reaction not in target.traits:
+        trait = {"shield": "Shield", "smoke": "Smoke screen"}[reaction]
+        raise InputError(f"the {trait} reaction needs the majority of the target unit {target.name!r} "
+                         f"to have the {reaction!r} trait (add it to the unit's traits)")
+    if reaction == "shield" and target.is_vehicle:
+        raise InputError("the Shield reaction gives +1 Toughness; vehicles have no Toughness")
+    if reaction == "medic" and not any(m.medic for m in target.models):
+        raise InputError(f"the Medic reaction needs a model with medic = true in the target unit {target.name!r}")
+
+
+def shield_active(conditions: Conditions) -> bool:
+    """Whether the wound rolls read Toughness + 1 (the Shield reaction)."""
+    return conditions.reaction == "shield"
+
+
+def smoke_shrouded(conditions: Conditions) -> int | None:
+    """The Smoke screen's Shrouded value (5, for 5+), or None without it."""
+    return SMOKE_SHROUDED if conditions.reaction == "smoke" else None
+
+
+def recovery_kernel(target: TargetUnit, roll: Target) -> Callable[[tuple[int, ...]], Dist]:
+    """Step 11 with the Medic reaction: wounds left per model -> the same after
+    the recovery rolls of the casualties that are not Medic models.
+
+    Identical models of one entry are interchangeable, so only the number of
+    recovered casualties per entry is drawn (a binomial) and the recovered
+    models take the first casualty slots of their entry: prod over entries
+    of (casualties + 1) states, refused above the state limit before any work.
+    """
+    p = roll.chance()
+    entries: list[tuple[int, int]] = []  # (first model index, last + 1) of each non-Medic entry
+    start = 0
+    for m in target.models:
+        if not m.medic:
+            entries.append((start, start + m.count))
+        start += m.count
+    bound = 1
+    for a, b in entries:
+        bound *= b - a + 1
+    check_size(bound, "the Medic recovery rolls")
+    cache: dict[tuple[int, ...], Dist] = {}
+
+    def recover(left: tuple[int, ...]) -> Dist:
+        if left in cache:
+            return cache[left]
+        d = Dist.constant(left)
+        for a, b in entries:
+            dead = [i for i in range(a, b) if left[i] == 0]
+            if dead:
+                d = d.then(lambda now, dead=dead: Dist.binomial(len(dead), p).map(
+                    lambda k: tuple(1 if i in dead[:k] else w for i, w in enumerate(now))))
+        cache[left] = d
+        return d
+
+    return recover

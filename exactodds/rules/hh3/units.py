@@ -1,0 +1,259 @@
+"""Horus Heresy 3rd edition: the firing unit, the target unit, the conditions
+of one shooting attack, as plain checked data classes.
+
+The TOML loader (:mod:`exactodds.profiles.hh3`) builds these with errors that
+name the file and key; the checks here protect callers of the Python API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...core import InputError
+from ...dice import Target
+from .tables import COVER_SAVES, FACINGS, STATUSES
+
+WEAPON_TRAITS: tuple[str, ...] = ("light",)
+"""Weapon traits the engine models: ``light`` (fires snap shots after the unit Rushed)."""
+
+UNIT_TRAITS: tuple[str, ...] = ("shield", "smoke")
+"""Target unit traits that allow a reaction: Shield, Smoke screen."""
+
+REACTIONS: tuple[str, ...] = ("shield", "smoke", "medic")
+"""The target's reactions the engine models."""
+
+
+def _whole(value: object, what: str, lo: int, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+        allowed = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
+        raise InputError(f"{what} must be a whole number {allowed}, not {value!r}")
+    return value
+
+
+def _save(value: int | None, what: str) -> int | None:
+    return None if value is None else _whole(value, what, 2, 6)
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A ranged weapon profile. ``ap`` is None for a weapon without AP ("-")."""
+
+    name: str
+    firepower: int
+    strength: int
+    ap: int | None
+    damage: int
+    traits: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        _whole(self.firepower, f"weapon {self.name!r}: firepower", 1)
+        _whole(self.strength, f"weapon {self.name!r}: strength", 1, 10)
+        if self.ap is not None:
+            _whole(self.ap, f"weapon {self.name!r}: ap", 1, 6)
+        _whole(self.damage, f"weapon {self.name!r}: damage", 1)
+        unknown = sorted(set(self.traits) - set(WEAPON_TRAITS))
+        if unknown:
+            raise InputError(f"weapon {self.name!r}: trait {unknown[0]!r} is not modelled; "
+                             f"allowed traits: {', '.join(WEAPON_TRAITS)}")
+
+
+@dataclass(frozen=True)
+class FiringModels:
+    """``count`` identical firing models, each firing ``weapon`` at ``bs``."""
+
+    name: str
+    count: int
+    bs: int
+    weapon: Weapon
+
+    def __post_init__(self) -> None:
+        _whole(self.count, f"models {self.name!r}: count", 1)
+        _whole(self.bs, f"models {self.name!r}: bs", 1)
+
+
+@dataclass(frozen=True)
+class AttackingUnit:
+    """The firing unit and the states that bar or change its shooting."""
+
+    name: str
+    models: tuple[FiringModels, ...]
+    rushed: bool = False
+    locked_in_combat: bool = False
+    embarked: bool = False
+    pinned: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.models:
+            raise InputError(f"attacking unit {self.name!r} has no models")
+
+
+@dataclass(frozen=True)
+class Armour:
+    """A vehicle's Armour Values by facing."""
+
+    front: int
+    side: int
+    rear: int
+
+    def __post_init__(self) -> None:
+        for facing in FACINGS:
+            _whole(getattr(self, facing), f"armour {facing}", 1, 20)
+
+    def facing(self, name: str) -> int:
+        """The Armour Value of one facing (front, side or rear)."""
+        if name not in FACINGS:
+            raise InputError(f"facing {name!r} is not allowed: use {', '.join(FACINGS)}")
+        return getattr(self, name)
+
+
+@dataclass(frozen=True)
+class TargetModels:
+    """``count`` identical target models: infantry-like (``toughness`` and
+    ``wounds``) or a vehicle (``armour`` and ``hull_points``). Saves and
+    mitigation values are X for an X+ roll, None when the model has none."""
+
+    name: str
+    count: int = 1
+    toughness: int | None = None
+    wounds: int | None = None
+    save: int | None = None
+    invulnerable: int | None = None
+    shrouded: int | None = None
+    feel_no_pain: int | None = None
+    medic: bool = False
+    armour: Armour | None = None
+    hull_points: int | None = None
+
+    def __post_init__(self) -> None:
+        where = f"target models {self.name!r}"
+        _whole(self.count, f"{where}: count", 1)
+        if self.is_vehicle:
+            if self.hull_points is None:
+                raise InputError(f"{where}: a vehicle needs hull_points")
+            _whole(self.hull_points, f"{where}: hull_points", 1)
+            bad = [k for k in ("toughness", "wounds", "save", "feel_no_pain") if getattr(self, k) is not None]
+            if bad or self.medic:
+                raise InputError(f"{where}: a vehicle (armour) cannot have {(bad or ['medic'])[0]}; "
+                                 "vehicles take armour penetration, not wounds")
+        else:
+            if self.toughness is None or self.wounds is None:
+                raise InputError(f"{where}: needs toughness and wounds (or armour and hull_points for a vehicle)")
+            if self.hull_points is not None:
+                raise InputError(f"{where}: hull_points needs armour (a vehicle)")
+            _whole(self.toughness, f"{where}: toughness", 1, 10)
+            _whole(self.wounds, f"{where}: wounds", 1)
+        for key in ("save", "invulnerable", "shrouded", "feel_no_pain"):
+            _save(getattr(self, key), f"{where}: {key}")
+
+    @property
+    def is_vehicle(self) -> bool:
+        """Whether these models are vehicles (Armour Values and Hull Points)."""
+        return self.armour is not None
+
+    @property
+    def starting_wounds(self) -> int:
+        """Wounds, or Hull Points for a vehicle."""
+        return self.hull_points if self.is_vehicle else self.wounds  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class TargetUnit:
+    """The target unit: its models (file order = allocation order), Leadership,
+    traits, and the states that make it an illegal target or matter after
+    the attack."""
+
+    name: str
+    leadership: int
+    models: tuple[TargetModels, ...]
+    traits: frozenset[str] = frozenset()
+    embarked: bool = False
+    in_reserve: bool = False
+    engaged: bool = False
+    out_of_coherency: bool = False
+    cool: int | None = None
+    statuses: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        where = f"target unit {self.name!r}"
+        if not self.models:
+            raise InputError(f"{where} has no models")
+        _whole(self.leadership, f"{where}: leadership", 1, 12)
+        if self.cool is not None:
+            _whole(self.cool, f"{where}: cool", 1, 12)
+        if self.out_of_coherency and self.cool is None:
+            raise InputError(f"{where}: out_of_coherency needs the unit's cool characteristic for the Cool test")
+        kinds = {m.is_vehicle for m in self.models}
+        if len(kinds) > 1:
+            raise InputError(f"{where} mixes vehicles and non-vehicles; give one kind per unit")
+        unknown = sorted(set(self.traits) - set(UNIT_TRAITS))
+        if unknown:
+            raise InputError(f"{where}: trait {unknown[0]!r} is not modelled; allowed: {', '.join(UNIT_TRAITS)}")
+        bad = sorted(set(self.statuses) - set(STATUSES))
+        if bad:
+            raise InputError(f"{where}: status {bad[0]!r} is not a vehicle status; allowed: {', '.join(STATUSES)}")
+
+    @property
+    def is_vehicle(self) -> bool:
+        """Whether the unit is made of vehicles."""
+        return self.models[0].is_vehicle
+
+    def expanded(self) -> tuple[TargetModels, ...]:
+        """One entry per model, in file order (the allocation order)."""
+        return tuple(m for m in self.models for _ in range(m.count))
+
+    def entry_of_model(self) -> tuple[int, ...]:
+        """For each model (file order), the index of its entry in ``models``."""
+        return tuple(i for i, m in enumerate(self.models) for _ in range(m.count))
+
+    def size(self) -> int:
+        """Number of models at the start of the attack."""
+        return sum(m.count for m in self.models)
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """Everything about one shooting attack that is not in the two units.
+
+    ``order``: fire groups named first resolve first (the rest follow in file
+    order). ``crits_first``: within a fire group, wounds (and penetrating
+    hits) from Critical Hits are resolved before the others (the default).
+    """
+
+    cover: str | None = None
+    overwatch: bool = False
+    pinned: bool = False
+    intercept: bool = False
+    reaction: str | None = None
+    medic_roll: Target | None = None
+    facing: str = "front"
+    order: tuple[str, ...] = ()
+    crits_first: bool = True
+
+    def __post_init__(self) -> None:
+        if self.cover is not None and self.cover not in COVER_SAVES:
+            raise InputError(f"cover {self.cover!r} is not allowed: use {', '.join(COVER_SAVES)}")
+        if self.reaction is not None and self.reaction not in REACTIONS:
+            raise InputError(f"reaction {self.reaction!r} is not allowed: use {', '.join(REACTIONS)}")
+        if self.facing not in FACINGS:
+            raise InputError(f"facing {self.facing!r} is not allowed: use {', '.join(FACINGS)}")
+        if self.overwatch and self.cover is not None:
+            raise InputError("Overwatch fire gives the target no cover save: drop the cover (or --overwatch)")
+        if self.overwatch and self.reaction is not None:
+            raise InputError("a unit fired at by Overwatch is the charging unit, which cannot react: "
+                             "drop the reaction (or --overwatch)")
+        if self.reaction == "medic" and self.medic_roll is None:
+            raise InputError("the Medic reaction needs the recovery roll's target (--medic-roll X+)")
+        if self.medic_roll is not None and self.reaction != "medic":
+            raise InputError("a medic roll is only used with the Medic reaction (--reaction medic)")
+
+
+@dataclass(frozen=True)
+class FireGroup:
+    """One fire group (step 4): the attacks of one weapon profile at one BS."""
+
+    name: str
+    weapon: Weapon
+    bs: int
+    shots: int
+    snap: bool = False
+    models: tuple[str, ...] = field(default=())

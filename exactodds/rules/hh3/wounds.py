@@ -1,0 +1,63 @@
+"""Horus Heresy 3rd edition, step 7: wound rolls.
+
+"Chaque touche est ensuite convertie en un jet de blessure, en croisant la
+force de l'arme avec l'endurance de la cible [...]. Un « − » signifie que la
+blessure est impossible." The S vs T chart is shared with 40K 6th edition
+(:data:`exactodds.rules.common.WOUND_CHART`). A Critical Hit "wounds
+automatically (no wound roll [...]) and has +1 Damage" (RULES.md section 3).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from ...core import Dist
+from ...dice import successes
+from ..common import wound_target
+from .hits import HitRoll
+from .tables import MAX_CHARACTERISTIC
+
+
+class WoundRoll(NamedTuple):
+    """Wounds of a fire group: ``crit_wounds`` from Critical Hits (automatic,
+    +1 Damage) and ``wounds`` from the other hits (rolled on the chart)."""
+
+    crit_wounds: int
+    wounds: int
+
+
+def majority(values: Sequence[int]) -> int:
+    """The most common value (ties: the highest). O(len(values))."""
+    counts = Counter(values)
+    top = max(counts.values())
+    return max(v for v, c in counts.items() if c == top)
+
+
+def toughness_for_wounds(toughness: Sequence[int], shield: bool = False) -> int:
+    """The Toughness the wound rolls use: the majority Toughness of the models
+    in play (ties: the highest), +1 with the Shield reaction, capped at 10.
+
+    The rules roll wounds before a target model is chosen (step 7 before step
+    8), so they read one Toughness for the unit; RULES.md gives the majority
+    rule for a mixed unit. O(models).
+    """
+    value = majority(toughness)
+    return min(value + 1, MAX_CHARACTERISTIC) if shield else value
+
+
+def wound_rolls_of(hits: int, strength: int, toughness: int) -> Dist:
+    """Wounds among ``hits`` ordinary hits: Binomial(hits, P(wound)). O(hits)."""
+    return successes(hits, wound_target(strength, toughness).chance())
+
+
+@lru_cache(maxsize=4096)
+def wound_rolls(hit: HitRoll, strength: int, toughness: int) -> Dist:
+    """(crit_wounds, wounds) for one fire group's (hits, crits): each Critical
+    Hit wounds automatically, every other hit rolls on the S vs T chart.
+    O(hits) (a binomial), cached per (hits, crits, S, T)."""
+    return wound_rolls_of(hit.hits - hit.crits, strength, toughness).map(
+        lambda w: WoundRoll(hit.crits, w))
+
