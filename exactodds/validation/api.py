@@ -75,7 +75,7 @@ def validate(query_or_dist: Any, samples: str | Path | IO[str] | Mapping | Itera
         raise InputError(f"statistic {statistic!r} is not known; use {' or '.join(STATISTICS)}")
     dist, subject = resolve_subject(query_or_dist)
     got = as_samples(samples, dist, fmt, progress)
-    result_fit = fit(got, statistic)
+    result_fit = fit(got, statistic, confidence=1 - alpha)
     n = got.n_possible
     fields = outcome_fields(dist)
     pooled_label = {}

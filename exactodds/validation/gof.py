@@ -57,12 +57,14 @@ class TestResult:
     statistic_name: str
     p_value: float
     df: int | None = None
+    ci: tuple[float, float] | None = None
+    """For a binomial test: the confidence interval (level 1 - alpha) of the simulator's chance."""
 
     def to_json_obj(self) -> dict:
         """A JSON-ready dict."""
         return {"name": self.name, "function": self.function, "why": self.why,
                 "statistic_name": self.statistic_name, "statistic": self.statistic,
-                "df": self.df, "p_value": self.p_value}
+                "df": self.df, "p_value": self.p_value, "ci": None if self.ci is None else list(self.ci)}
 
 
 @dataclass
@@ -74,9 +76,20 @@ class Cell:
     observed: int
     label: str = ""
 
+    members: list[str] = field(default_factory=list)
+    """Labels of the outcomes in a pooled cell."""
+
     def expected(self, n: int) -> float:
         """Expected count for ``n`` samples."""
         return float(self.p * n)
+
+    def describe(self, most: int = 8) -> str:
+        """``other = {a; b; c}`` (at most ``most`` members named, then how many more)."""
+        if len(self.members) <= 1:
+            return self.label
+        shown = "; ".join(self.members[:most])
+        more = f"; and {len(self.members) - most} more" if len(self.members) > most else ""
+        return f"{self.label} = {{{shown}{more}}}"
 
 
 @dataclass
@@ -114,8 +127,9 @@ def pool_cells(cells: list[Cell], n: int, ordered: bool, minimum: float = MIN_EX
         elif ordered:
             label = f"{labels[0]}..{labels[-1]}"
         else:
-            label = "other (" + " | ".join(labels) + ")"
-        return Cell(outs, sum((c.p for c in group), Fraction(0)), sum(c.observed for c in group), label)
+            label = "other"
+        return Cell(outs, sum((c.p for c in group), Fraction(0)), sum(c.observed for c in group), label,
+                    [m for c in group for m in (c.members or [c.label])])
 
     if ordered:
         groups: list[list[Cell]] = []
@@ -143,29 +157,50 @@ def pool_cells(cells: list[Cell], n: int, ordered: bool, minimum: float = MIN_EX
     return big + [merged(other)]
 
 
-def binomial_test(successes: int, n: int, p: Fraction, label: str, why: str) -> TestResult:
-    """Exact two-sided binomial test (:func:`scipy.stats.binomtest`)."""
+def binomial_test(successes: int, n: int, p: Fraction, label: str, why: str,
+                  confidence: float = 0.95) -> TestResult:
+    """Exact two-sided binomial test (:func:`scipy.stats.binomtest`), with the
+    Clopper-Pearson confidence interval of the simulator's chance."""
     from scipy.stats import binomtest
 
     result = binomtest(successes, n, float(p), alternative="two-sided")
+    ci = result.proportion_ci(confidence_level=confidence)
     return TestResult("exact binomial test", "scipy.stats.binomtest", why, float(successes),
-                      f"count of {label}", float(result.pvalue))
+                      f"count of {label}", float(result.pvalue), ci=(float(ci.low), float(ci.high)))
 
 
-def exact_multinomial_test(dist: Dist, counts: list[int]) -> float:
+def simplest_fraction(lo: float | Fraction, hi: float | Fraction) -> Fraction:
+    """The fraction with the smallest denominator in ``[lo, hi]`` (``lo <= hi``).
+
+    Continued-fraction recursion on exact Fractions: O(log of the
+    denominator) steps. Used to name the chance a simulator seems to use.
+    """
+    lo, hi = Fraction(lo), Fraction(hi)
+    whole = math.floor(lo)
+    if whole == lo or whole < math.floor(hi):
+        return Fraction(whole if whole == lo else whole + 1)
+    return whole + 1 / simplest_fraction(1 / (hi - whole), 1 / (lo - whole))
+
+
+def exact_multinomial_test(probs: list[Fraction], counts: list[int]) -> float:
     """P(a count vector no more likely than ``counts``) under the exact multinomial.
 
-    Exact integers from :func:`~exactodds.dice.pool_counts`:
-    O(C(n+k-1, k-1) * k) for n samples over k outcomes.
+    Exact integers from :func:`~exactodds.dice.pool_counts` (so ties are
+    exact): O(C(n+k-1, k-1) * k) for n samples over k cells.
     """
     n = sum(counts)
-    k = len(counts)
-    die = Dist.from_weights({i: w for i, w in enumerate(dist.weights()[x] for x in dist.support())})
-    vectors = pool_counts(n, die, order=list(range(k)))
+    die = Dist.from_probs(dict(enumerate(probs)))
+    vectors = pool_counts(n, die, order=list(range(len(probs))))
     weights = vectors.weights()
     observed = weights.get(tuple(counts), 0)
     tail = sum(w for w in weights.values() if w <= observed)
     return float(Fraction(tail, vectors.denominator))
+
+
+def exact_multinomial_cells(cells: list[Cell], why: str) -> TestResult:
+    """The exact multinomial test over ``cells`` as a :class:`TestResult`."""
+    p = exact_multinomial_test([c.p for c in cells], [c.observed for c in cells])
+    return TestResult("exact multinomial test", "exactodds.dice.pool_counts (exact integers)", why, None, "-", p)
 
 
 def chi_square_test(cells: list[Cell], n: int, statistic: str) -> TestResult:
@@ -200,7 +235,7 @@ def mean_test(dist: Dist, samples: Samples) -> TestResult:
     return TestResult("mean z-test", "scipy.stats.norm.sf", why, z, "z", p)
 
 
-def fit(samples: Samples, statistic: str = "pearson") -> Fit:
+def fit(samples: Samples, statistic: str = "pearson", confidence: float = 0.95) -> Fit:
     """Choose and run the tests on the possible outcomes of ``samples`` (see the module doc)."""
     if statistic not in STATISTICS:
         raise InputError(f"statistic {statistic!r} is not known; use pearson or g")
@@ -221,45 +256,68 @@ def fit(samples: Samples, statistic: str = "pearson") -> Fit:
         why = (f"2 possible outcomes: the number of samples showing {b.label} is exactly Binomial({n:,}, {b.p}), "
                "so the exact binomial test applies at any sample size"
                + (" (it is also the test for a shifted mean)" if ordered else ""))
-        out.tests.append(binomial_test(b.observed, n, b.p, b.label, why))
+        out.tests.append(binomial_test(b.observed, n, b.p, b.label, why, confidence))
         out.cells = 2
         return out
+    limit = min(EXACT_MAX_VECTORS, max_states())
     vectors = compositions_count(n, k)
-    if vectors <= min(EXACT_MAX_VECTORS, max_states()):
-        p = exact_multinomial_test(dist, [c.observed for c in cells])
+    if vectors <= limit:
         why = (f"few samples: {n:,} samples over {k} outcomes have {vectors:,} possible count vectors, few "
                "enough to sum the exact multinomial probability of every vector no more likely than the "
                "observed one (no large-sample approximation)")
-        out.tests.append(TestResult("exact multinomial test", "exactodds.dice.pool_counts (exact integers)",
-                                    why, None, "-", p, k - 1))
+        out.tests.append(exact_multinomial_cells(cells, why))
     else:
         pooled = pool_cells(cells, n, ordered)
-        out.pooled = [c for c in pooled if len(c.outcomes) > 1]
-        out.cells = len(pooled)
-        if len(pooled) <= 2:
-            best = max(pooled, key=lambda c: c.p) if len(pooled) == 2 else cells[0]
-            rest_p = 1 - best.p
-            why = (f"{n:,} samples spread over {k} outcomes give only {len(pooled)} cell(s) with an expected "
-                   f"count of at least {MIN_EXPECTED}; the exact binomial test compares {best.label} against "
-                   "all the other outcomes together")
-            test = binomial_test(best.observed, n, best.p, best.label, why)
-            if rest_p == 0:
-                test.p_value = 1.0
-            out.tests.append(test)
-        else:
+        if len(pooled) >= 3:
+            out.pooled = [c for c in pooled if len(c.outcomes) > 1]
+            out.cells = len(pooled)
             test = chi_square_test(pooled, n, statistic)
-            vec = f"{vectors:.3g}" if vectors > 10**9 else f"{vectors:,}"
             pooled_note = (f"; outcomes with an expected count below {MIN_EXPECTED} were pooled: "
-                           + "; ".join(c.label for c in out.pooled)) if out.pooled else (
+                           + "; ".join(_short(c) for c in out.pooled)) if out.pooled else (
                 f"; every outcome has an expected count of at least {MIN_EXPECTED}, none pooled")
-            test.why = (f"{n:,} samples over {k} outcomes: too many count vectors ({vec}) for the exact "
-                        f"multinomial test, enough for the chi-square approximation (Cochran: every cell's "
-                        f"expected count at least {MIN_EXPECTED}){pooled_note}; "
+            test.why = (f"{n:,} samples over {k} outcomes: too many count vectors ({_big(vectors)}) for the "
+                        f"exact multinomial test, enough for the chi-square approximation (Cochran: every "
+                        f"cell's expected count at least {MIN_EXPECTED}){pooled_note}; "
                         f"{len(pooled) - 1} degrees of freedom")
             out.tests.append(test)
+        else:
+            _few_samples(out, cells, n, k, ordered, limit, confidence)
     if ordered and n >= MEAN_TEST_MIN_N:
         out.tests.append(mean_test(dist, samples))
     return out
+
+
+def _few_samples(out: Fit, cells: list[Cell], n: int, k: int, ordered: bool, limit: int,
+                 confidence: float) -> None:
+    """Few samples over many outcomes: pool to cells of expected count at least 1
+    (or more, until the exact multinomial test is small enough) and test exactly."""
+    for minimum in (1, 2, 3, 4, MIN_EXPECTED):
+        coarse = pool_cells(cells, n, ordered, minimum)
+        if compositions_count(n, len(coarse)) <= limit:
+            break
+    out.pooled = [c for c in coarse if len(c.outcomes) > 1]
+    out.cells = len(coarse)
+    head = (f"few samples for many outcomes: {n:,} samples over {k} outcomes are too many count vectors "
+            f"({_big(compositions_count(n, k))}) for the exact test over every outcome, and too few for the "
+            f"chi-square approximation; outcomes were pooled into {len(coarse)} cell(s) of expected count "
+            f"at least {minimum}: " + "; ".join(_short(c) for c in coarse))
+    if len(coarse) >= 3:
+        out.tests.append(exact_multinomial_cells(coarse, head + "; then the exact multinomial test"))
+    elif len(coarse) == 2:
+        a, b = coarse
+        out.tests.append(binomial_test(b.observed, n, b.p, b.label, head + f"; then the exact binomial test of "
+                                       f"{b.label} against {a.label}", confidence))
+    else:
+        out.tests.append(TestResult("none possible", "-", head + "; with a single cell there is nothing to "
+                                    "test: draw more samples", None, "-", 1.0))
+
+
+def _short(cell: Cell) -> str:
+    return f"{cell.label} ({len(cell.members)} outcomes)" if cell.label == "other" else cell.label
+
+
+def _big(count: int) -> str:
+    return f"{count:.3g}" if count > 10**9 else f"{count:,}"
 
 
 def adjusted_residual(observed: int, n: int, p: Fraction) -> float:

@@ -16,11 +16,15 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import Dist
-from .gof import Cell, Fit, TestResult, is_ordered
+from .gof import Cell, Fit, TestResult, is_ordered, simplest_fraction
 from .samples import ImpossibleOutcome, Samples
 
 MAX_TEXT_ROWS = 20
 """Outcome rows shown in the text and HTML tables (worst first); JSON has them all."""
+
+MAX_HINT_DENOMINATOR = 1296
+"""A rejected two-outcome test names the simplest fraction in the confidence interval when its
+denominator is at most this (6^4: the chances of dice rules)."""
 
 DISTANCE_NAMES = {"total_variation": "total variation", "ks": "Kolmogorov-Smirnov",
                   "cramer_von_mises": "Cramér-von Mises"}
@@ -28,6 +32,12 @@ DISTANCE_NAMES = {"total_variation": "total variation", "ks": "Kolmogorov-Smirno
 
 def _frac(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
+
+
+def _prob(p: Fraction) -> str:
+    """An exact probability if short enough to read, else ``~`` and 4 significant digits."""
+    text = "0" if p == 0 else _frac(p)
+    return text if len(text) <= 15 else f"~{float(p):.4g}"
 
 
 def _num(x: float) -> str:
@@ -208,8 +218,11 @@ class ValidationResult:
             parts = [f"{r.label} comes up {r.ratio:.3g}x as often as it should ({r.observed:,} seen, "
                      f"{r.expected:,.1f} expected, residual {r.residual:+.1f})" for r in worst if r.ratio is not None]
             out.append("Largest departures: " + "; ".join(parts) + ".")
+        hint = self._chance_hint()
+        if hint:
+            out.append(hint)
         mean = self.mean_observed()
-        if mean is not None:
+        if mean is not None and len(self.dist) > 2:
             exact = self.dist.mean()
             if mean != exact:
                 direction = "lower" if mean < exact else "higher"
@@ -221,6 +234,29 @@ class ValidationResult:
             out.append("Outcomes pooled for the chi-square test are still listed one by one; their residuals "
                        "rest on small expected counts.")
         return out
+
+    def _ci_text(self, t: TestResult) -> str:
+        n = self.samples.n_possible
+        freq = (t.statistic or 0) / n if n else 0.0
+        return (f"frequency in the samples {freq:.5g}; {100 * (1 - self.alpha):g}% confidence interval of "
+                f"the simulator's chance {t.ci[0]:.5g} to {t.ci[1]:.5g} (Clopper-Pearson)")
+
+    def _chance_hint(self) -> str | None:
+        """For a rejected binomial test: the simplest fraction the simulator's chance may be."""
+        t = next((t for t in self.tests if t.ci is not None), None)
+        if t is None or t.p_value > self.level:
+            return None
+        guess = simplest_fraction(*t.ci)
+        if guess.denominator > MAX_HINT_DENOMINATOR:
+            return None
+        label = t.statistic_name.removeprefix("count of ")
+        exact = next((p for x, p in self.dist.items() if self.rows_by_outcome()[x].label == label), None)
+        if exact is None:
+            return None
+        return (f"The samples show {label} with a chance between {t.ci[0]:.4g} and {t.ci[1]:.4g} "
+                f"({100 * (1 - self.alpha):g}% confidence), not the exact {_frac(exact)} ~ {float(exact):.4g}; "
+                f"the simplest fraction in that interval is {_frac(guess)}: is that the chance your simulator "
+                "computes?")
 
     def rows_by_outcome(self) -> dict[Any, OutcomeRow]:
         """Rows keyed by outcome."""
@@ -245,6 +281,10 @@ class ValidationResult:
                 figures.append(f"degrees of freedom {t.df}")
             figures.append(f"p-value {_pval(t.p_value)}")
             lines.append("  " + ", ".join(figures))
+            if t.ci is not None:
+                lines.append("  " + self._ci_text(t))
+        if self.pooled:
+            lines.append("pooled for the test: " + "; ".join(c.describe(12) for c in self.pooled))
         if len(self.tests) > 1:
             lines.append(f"verdict rule: rejected when a p-value is at most alpha / {len(self.tests)} = "
                          f"{self.level:g} (Bonferroni over {len(self.tests)} tests, so false alarms stay at "
@@ -272,7 +312,7 @@ class ValidationResult:
     def _table_lines(self) -> list[str]:
         rows = self.rows[:MAX_TEXT_ROWS]
         head = ["outcome", "probability", "observed", "expected", "residual", ""]
-        body = [[r.label, _frac(r.p), f"{r.observed:,}", f"{r.expected:,.1f}",
+        body = [[r.label, _prob(r.p), f"{r.observed:,}", f"{r.expected:,.1f}",
                  "impossible" if r.impossible else f"{r.residual:+.2f}",
                  r.note() + (f"  [pooled: {r.pooled_in}]" if r.pooled_in else "")] for r in rows]
         widths = [max(len(x[i]) for x in [head] + body) for i in range(5)]
@@ -351,7 +391,7 @@ class ValidationResult:
         for r in self.rows[:MAX_TEXT_ROWS]:
             bad = r.impossible or abs(r.residual) >= 3
             style = f"padding:2px 8px;text-align:right;{'color:' + color if bad and not ok else ''}"
-            cells = (e(r.label), _frac(r.p), f"{r.observed:,}", f"{r.expected:,.1f}",
+            cells = (e(r.label), _prob(r.p), f"{r.observed:,}", f"{r.expected:,.1f}",
                      "impossible" if r.impossible else f"{r.residual:+.2f}",
                      e(r.note() + (f" [pooled: {r.pooled_in}]" if r.pooled_in else "")))
             parts.append("<tr>" + "".join(f'<td style="{style}">{c}</td>' for c in cells) + "</tr>")
