@@ -32,7 +32,8 @@ def tree(process: Callable[[Callable[[], int], Callable[[int], bool]], Any]) -> 
     """Distribution of ``process(roll, chance)`` over every branch of its dice.
 
     ``roll()`` returns a raw d6 face; ``chance(k)`` returns True with
-    probability k/6 (one d6 against a threshold with k winning faces). The
+    probability k/6 (one d6 against a threshold with k winning faces), and
+    ``chance(k, 36)`` k/36 (2D6 with k winning pairs, counted by the caller). The
     process is replayed from the start with each prefix of choices.
     """
     out: Counter = Counter()
@@ -48,14 +49,14 @@ def tree(process: Callable[[Callable[[], int], Callable[[int], bool]], Any]) -> 
             pending.append("roll")
             raise _Need
 
-        def chance(k: int) -> bool:
+        def chance(k: int, n: int = 6) -> bool:
             if k <= 0:
                 return False
-            if k >= 6:
+            if k >= n:
                 return True
             for b in it:
                 return b
-            pending.append(("chance", k))
+            pending.append(("chance", k, n))
             raise _Need
 
         try:
@@ -65,9 +66,9 @@ def tree(process: Callable[[Callable[[], int], Callable[[int], bool]], Any]) -> 
             if kind == "roll":
                 stack.extend((prefix + (f,), weight / 6) for f in range(1, 7))
             else:
-                k = kind[1]
-                stack.append((prefix + (True,), weight * Fraction(k, 6)))
-                stack.append((prefix + (False,), weight * Fraction(6 - k, 6)))
+                _, k, n = kind
+                stack.append((prefix + (True,), weight * Fraction(k, n)))
+                stack.append((prefix + (False,), weight * Fraction(n - k, n)))
             continue
         out[result] += weight
     return {k: v for k, v in out.items() if v}
@@ -168,6 +169,66 @@ def sim_shoot(roll: Callable[[], int], chance: Callable[[int], bool], models: li
     left = [m["w"] for m in models]
     unsaved = sim_allocate(lambda x: chance(7 - x), models, left, n_wounds, strength, ap, focus)
     return n_hits, n_wounds, unsaved, sum(1 for w in left if w == 0), tuple(left)
+
+
+def ws_needed(a: int, t: int) -> int:
+    """The WS table, written again from the issue: 5+ when the target's WS is
+    more than twice the attacker's, 3+ when the attacker's is higher, else 4+."""
+    if t > 2 * a:
+        return 5
+    return 3 if a > t else 4
+
+
+def two_d6_pass_pairs(value: int) -> int:
+    """Pairs of d6 out of 36 passing a morale test at ``value``: total <= value, or a double 1."""
+    return sum(1 for x in range(1, 7) for y in range(1, 7) if x + y <= value or (x, y) == (1, 1))
+
+
+def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged: bool) -> tuple:
+    """A whole fight sub-phase die by die: Initiative 10 to 1, both sides'
+    attacks at a step from the models alive at its start, then allocation;
+    combat result; the loser's morale test. Returns (attacker survivors,
+    defender survivors, who falls back)."""
+    left = {"a": [m["w"] for m in a], "d": [m["w"] for m in d]}
+    units = {"a": a, "d": d}
+    unsaved = {"a": 0, "d": 0}   # suffered
+    for step in range(10, 0, -1):
+        start = {k: list(v) for k, v in left.items()}
+        pending = []
+        for side, foe in (("a", "d"), ("d", "a")):
+            foe_alive = [i for i, w in enumerate(start[foe]) if w > 0]
+            if not foe_alive:
+                continue
+            t_ws = majority([units[foe][i]["ws"] for i in foe_alive])
+            t_t = majority([units[foe][i]["t"] for i in foe_alive])
+            lines: list[str] = []
+            for m in units[side]:
+                if m["line"] not in lines:
+                    lines.append(m["line"])
+            for line in lines:
+                idx = [i for i, m in enumerate(units[side]) if m["line"] == line and start[side][i] > 0
+                       and m["i"] == step]
+                if not idx:
+                    continue
+                m = units[side][idx[0]]
+                n_att = len(idx) * (m["a"] + (1 if charged and side == "a" else 0))
+                wounds = 0
+                for _ in range(n_att):
+                    if chance(7 - ws_needed(m["ws"], t_ws)) and chance(faces_at_least(wound_needed(m["s"], t_t))):
+                        wounds += 1
+                pending.append((foe, wounds, m["s"], m["ap"]))
+        for foe, wounds, s, ap in pending:
+            unsaved[foe] += sim_allocate(lambda x: chance(7 - x), units[foe], left[foe], wounds, s, ap,
+                                         cover_allowed=False)
+    surv = {k: sum(1 for w in v if w > 0) for k, v in left.items()}
+    inflicted_a, inflicted_d = unsaved["d"], unsaved["a"]
+    falls = "none"
+    if inflicted_a != inflicted_d and surv["a"] and surv["d"]:
+        loser = "d" if inflicted_a > inflicted_d else "a"
+        ld = max(units[loser][i]["ld"] for i, w in enumerate(left[loser]) if w > 0)
+        if not chance(two_d6_pass_pairs(ld - abs(inflicted_a - inflicted_d)), 36):
+            falls = "attacker" if loser == "a" else "defender"
+    return surv["a"], surv["d"], falls
 
 
 # ------------------------------------------------------------ self-checks
