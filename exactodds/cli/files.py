@@ -82,7 +82,7 @@ def register(main: click.Group) -> None:
 
     @main.command("validate")
     @click.argument("query_file", metavar="QUERY.toml")
-    @click.argument("samples", metavar="SAMPLES")
+    @click.argument("samples", metavar="SAMPLES.csv")
     @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
                   show_default=True, help="False-alarm rate: reject when the p-value is at most alpha.")
     @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
@@ -95,7 +95,7 @@ def register(main: click.Group) -> None:
                  samples_format: str) -> int:
         """Check a simulator's SAMPLES against the exact answer of a query file.
 
-        SAMPLES (a file, or - for standard input) is CSV with a header row:
+        SAMPLES.csv (a file, or - for standard input) is CSV with a header row:
         one outcome per row under `outcome` (or one column per field for
         composite outcomes, named as in the JSON output), optionally with a
         `count` column; or JSON lines (one outcome, or
