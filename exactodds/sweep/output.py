@@ -76,27 +76,27 @@ class Schema:
         """A row read back from a file, as ``{column: value}``."""
         return {c: self.value(c, t) for c, t in zip(self.columns, cells)}
 
-    def arrow_types(self) -> dict[str, Any]:
-        """pyarrow types per column (parameters: int, float, bool, else text)."""
+    def arrow_array(self, column: str, cells: Sequence[str]) -> Any:
+        """One column of cells as a typed pyarrow array: parameters as int, float or
+        bool when all the grid's values are, ``*_float`` as float, ``quantile_*`` as
+        int when every cell is a whole number, the rest as text."""
         import pyarrow as pa
 
-        out = {}
-        for c in self.columns:
-            if c in self._values:
-                vals = list(self._values[c].values())
-                if all(isinstance(v, bool) for v in vals):
-                    out[c] = pa.bool_()
-                elif all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
-                    out[c] = pa.int64()
-                elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
-                    out[c] = pa.float64()
-                else:
-                    out[c] = pa.string()
-            elif c.endswith("_float"):
-                out[c] = pa.float64()
-            else:
-                out[c] = pa.string()
-        return out
+        values = [self.value(column, t) for t in cells]
+        present = [v for v in (self._values[column].values() if column in self._values else values) if v is not None]
+        if column.endswith("_float") and column not in self._values:
+            kind = pa.float64()
+        elif present and all(isinstance(v, bool) for v in present):
+            kind = pa.bool_()
+        elif present and all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+            kind = pa.int64()
+        elif column in self._values and present and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                        for v in present):
+            kind = pa.float64()
+        else:
+            kind = pa.string()
+            values = [None if v is None else (v if isinstance(v, str) else cell(v)) for v in values]
+        return pa.array(values, type=kind)
 
 
 def output_format(path: str | Path) -> str:
@@ -221,13 +221,7 @@ class ParquetOutput(Output):
         import pyarrow.parquet as pq
 
         rows = self._stored + read_rows(self.journal, self.schema.columns)
-        types = self.schema.arrow_types()
-        arrays = []
-        for i, c in enumerate(self.schema.columns):
-            values = [self.schema.value(c, r[i]) for r in rows]
-            if types[c] == pa.string():
-                values = [None if v is None else (v if isinstance(v, str) else cell(v)) for v in values]
-            arrays.append(pa.array(values, type=types[c]))
+        arrays = [self.schema.arrow_array(c, [r[i] for r in rows]) for i, c in enumerate(self.schema.columns)]
         table = pa.Table.from_arrays(arrays, names=self.schema.columns)
         tmp = self.path.with_name(self.path.name + ".tmp")
         pq.write_table(table, tmp)
