@@ -150,4 +150,4 @@ def test_bad_unit_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 def test_every_example_loads() -> None:
     for path in EXAMPLES.glob("*.toml"):
         assert load_unit(path).size >= 1
-    assert load_unit(EXAMPLES / "guard_squad_in_ruins.toml").models[-1].look_out_sir == "Guardsman (ruins)"
+    assert load_unit(EXAMPLES / "guard_squad_in_ruins.toml").models[1].look_out_sir == "Guardsman (open)"
