@@ -182,7 +182,7 @@ def simplest_fraction(lo: float | Fraction, hi: float | Fraction) -> Fraction:
     return whole + 1 / simplest_fraction(1 / (hi - whole), 1 / (lo - whole))
 
 
-def exact_multinomial_test(probs: list[Fraction], counts: list[int]) -> float:
+def exact_multinomial_test(probs: list[Fraction], counts: list[int]) -> Fraction:
     """P(a count vector no more likely than ``counts``) under the exact multinomial.
 
     Exact integers from :func:`~exactodds.dice.pool_counts` (so ties are
@@ -194,12 +194,12 @@ def exact_multinomial_test(probs: list[Fraction], counts: list[int]) -> float:
     weights = vectors.weights()
     observed = weights.get(tuple(counts), 0)
     tail = sum(w for w in weights.values() if w <= observed)
-    return float(Fraction(tail, vectors.denominator))
+    return Fraction(tail, vectors.denominator)
 
 
 def exact_multinomial_cells(cells: list[Cell], why: str) -> TestResult:
     """The exact multinomial test over ``cells`` as a :class:`TestResult`."""
-    p = exact_multinomial_test([c.p for c in cells], [c.observed for c in cells])
+    p = float(exact_multinomial_test([c.p for c in cells], [c.observed for c in cells]))
     return TestResult("exact multinomial test", "exactodds.dice.pool_counts (exact integers)", why, None, "-", p)
 
 
