@@ -57,6 +57,8 @@ def register(main: click.Group) -> None:
             where = f"; the finished rows are in {out}: run the same command again to resume" if out else ""
             click.echo(f"sweep stopped{where}", err=True)
             raise click.Abort() from None
+        if out is None and not sys.stderr.isatty():
+            return  # rows on standard output for a program: nothing else
         s = result.summary()
         dest = f" -> {out}" if out else ""
         click.echo(f"sweep: {s['rows']} rows ({s['computed']} queries computed, {s['resumed']} rows resumed, "

@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from ..answer import Answer
     from ..query import Query
 
-DEFAULT_SIZE = 512
-"""Answers kept per process (each a distribution: usually a few kB)."""
+DEFAULT_SIZE = 4096
+"""Answers kept per process. Only what a report reads is kept (the
+distribution, mean and extra figures; not the pipeline stages): a few kB each."""
 
 
 @dataclass
@@ -66,7 +67,7 @@ class AnswerCache:
                 self.hits += 1
                 return self._data[key]
             self.misses += 1
-        answer = query.answer()
+        answer = _slim(query.answer())
         with self._lock:
             self._data[key] = answer
             while len(self._data) > self.maxsize:
@@ -82,6 +83,15 @@ class AnswerCache:
         with self._lock:
             self._data.clear()
             self.hits = self.misses = 0
+
+
+def _slim(answer: Answer) -> Answer:
+    """The answer without its intermediate stages (a report never reads them)."""
+    if not answer.stages:
+        return answer
+    from dataclasses import replace
+
+    return replace(answer, stages={})
 
 
 ANSWERS = AnswerCache()
