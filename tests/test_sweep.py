@@ -146,9 +146,6 @@ def test_rows_agree_with_brute_force_over_raw_rolls(n: int, hit: int, k: int) ->
 def test_report_field_on_composite_outcomes_and_its_errors(tmp_path: Path) -> None:
     from exactodds.sweep.report import Report
 
-    class Out(tuple):
-        pass
-
     from collections import namedtuple
 
     from exactodds.answer import Answer

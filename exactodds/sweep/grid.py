@@ -79,7 +79,8 @@ class Grid:
 
     def points(self) -> Iterator[dict[str, Any]]:
         """Each row's varied values, ``{key: value}``, in grid order (the last
-        ``vary`` key changes fastest, as in :func:`itertools.product`)."""
+        ``vary`` key changes fastest, as in :func:`itertools.product`).
+        O(rows x keys), generated lazily."""
         names = list(self.vary)
         for combo in self.combinations or [{}]:
             for values in itertools.product(*self.vary.values()):
@@ -174,10 +175,7 @@ def _absolute_profiles(q: Query, params: dict) -> dict:
     absolute (the grid's own values are resolved against the grid's folder)."""
     if q.base is None:
         return params
-    args_by_key = {}
-    for key, value in params.items():
-        args_by_key[key] = _absolute(value, q.base)
-    return args_by_key
+    return {key: _absolute(value, q.base) for key, value in params.items()}
 
 
 def _absolute(value: Any, folder: Path) -> Any:

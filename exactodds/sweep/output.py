@@ -19,11 +19,10 @@ Cells: parameters as written in the grid (lists as JSON), exact figures
 from __future__ import annotations
 
 import csv
-import io
 import os
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -279,13 +278,3 @@ def _rewrite(path: Path, columns: list[str], rows: list[list[str]]) -> None:
         w.writerow(columns)
         w.writerows(rows)
     os.replace(tmp, path)
-
-
-def rows_text(columns: list[str], rows: Iterable[Mapping[str, Any]]) -> str:
-    """Rows as CSV text (header first)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(columns)
-    for r in rows:
-        w.writerow([text_cell(r.get(c)) for c in columns])
-    return buf.getvalue()

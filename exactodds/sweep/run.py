@@ -71,7 +71,9 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
 
     ``write=False`` keeps the rows in memory only (no output at all).
     Work: each *distinct* canonical query is computed once; the rows already
-    in ``out`` are skipped.
+    in ``out`` are skipped. Bookkeeping is O(rows): one parse per row for its
+    canonical key (a dict groups equal keys), and rows leave in grid order
+    through a buffer of the rows finished ahead of the first unfinished one.
     """
     start = time.perf_counter()
     grid = as_grid(grid)
@@ -112,9 +114,9 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
                     for r in results:
                         result.computed += 1
                         for i in groups[r.key]:
-                            rows[i] = _row(grid, points[i], r, keep_going, schema)
+                            rows[i] = _row(points[i], r, keep_going, schema)
                             result.errors += r.error is not None
-                        bar(len(groups[r.key]))
+                    bar(sum(len(groups[r.key]) for r in results))  # once per batch: a steady ETA
                     while written < len(order) and rows[order[written]] is not None:
                         if output is not None:  # in grid order: a row waits for those before it
                             output.write([text_cell(rows[order[written]].get(c)) for c in schema.columns])
@@ -129,7 +131,7 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
     return result
 
 
-def _row(grid: Grid, point: dict, r: Result, keep_going: bool, schema: Schema) -> dict[str, Any]:
+def _row(point: dict, r: Result, keep_going: bool, schema: Schema) -> dict[str, Any]:
     if r.error is not None and not keep_going:
         raise _ERRORS.get(r.kind or "", InputError)(r.error)
     row: dict[str, Any] = dict(point)
