@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         per_case[c.key]["exactodds"] = r = run_exactodds(c, args.quick)
         shown = (f"{r['times']['min'] * 1e3:10.3f} ms" if "times" in r
                  else r.get("unavailable") or r.get("error"))
-        print(f"  {c.key:<14} {shown}", flush=True)
+        print(f"  {c.key:<36} {shown}", flush=True)
 
     jobs = [{"key": c.key, "case": c.peer[0], "params": c.peer[1],
              "skip": list(c.skip_peers) + (["dyce (n-fold sum)", "icepool (n-fold sum)"]

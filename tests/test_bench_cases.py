@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bench import peer_impl, peers
-from bench.cases import Case, NotAvailable, all_cases, dist_answer
+from bench.cases import Case, NotAvailable, all_cases, dist_answer  # noqa: F401
 from bench.cases import hh3 as hh3_cases
 from bench.cases import parity, pools, startup, wh40k6
 from bench.timing import decode_answer, encode_answer
@@ -100,13 +100,20 @@ def test_d_attack(models: int, wounds_each: int) -> None:
     assert answer_of(lambda: wh40k6.attack_casualties(**a)) == brute(6, casualties)
 
 
-def test_e_hh3_examples_answer() -> None:
-    files = hh3_cases.example_files()
-    if not files:
+def test_e_hh3_examples_answer_as_the_cli() -> None:
+    """The bench's call gives the CLI's answer (the hh3 tests check that one
+    against brute force), on one shipped pair; every pair is listed."""
+    pairs = hh3_cases.example_pairs()
+    if not pairs:
         pytest.skip("examples/hh3/ not there yet")
-    for path in files:
-        got = answer_of(lambda path=path: hh3_cases.run_example(path))
-        assert sum(got.values()) == 1
+    assert len(pairs) == len(hh3_cases.cases())
+    from exactodds.cli.hh3 import shoot_answer
+
+    attacker, target = pairs[0]
+    got = answer_of(lambda: hh3_cases.run_example(attacker, target))
+    want = shoot_answer(str(attacker), str(target)).dist
+    assert got == {json.dumps(k): p for k, p in want.to_fractions().items()}
+    assert sum(got.values()) == 1
 
 
 def test_f_startup_commands_exist() -> None:

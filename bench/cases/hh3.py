@@ -1,7 +1,9 @@
 """(e) the shipped Horus Heresy 3rd-edition examples (``examples/hh3/``).
 
-One case per example file: the whole attack of that file, as the ``hh3``
-command would compute it (read the file, validate, run the pipeline).
+One case per pair (every shipped attacker file against every shipped
+target file): the whole attack, as ``exactodds hh3 shoot --attacker A
+--target T`` computes it (read and check both files, build the fire groups,
+run every stage), down to the casualties.
 No peer answers these (fire groups, critical hits, mitigation and
 allocation by the defender's choice): exactodds is reported alone.
 """
@@ -16,23 +18,36 @@ from . import Case, NotAvailable, dist_answer, need, under
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hh3"
 
 
-def example_files() -> list[Path]:
-    """The shipped examples, sorted by name."""
-    return sorted(EXAMPLES.glob("*.toml")) if EXAMPLES.is_dir() else []
+def example_pairs() -> list[tuple[Path, Path]]:
+    """(attacker file, target file) for every shipped pair; target files are
+    those named ``target_*`` or describing a vehicle (``rhino``)."""
+    if not EXAMPLES.is_dir():
+        return []
+    files = sorted(EXAMPLES.glob("*.toml"))
+    targets = [p for p in files if p.stem.startswith("target_") or p.stem in VEHICLES]
+    return [(a, t) for a in files if a not in targets for t in targets]
 
 
-def run_example(path: Path) -> Any:
-    """exactodds: the answer of one example file."""
-    need("exactodds.rules.hh3")
-    raise NotAvailable("exactodds.rules.hh3 has no example runner wired yet")
+VEHICLES = ("rhino",)
+
+
+def run_example(attacker: Path, target: Path) -> Any:
+    """exactodds: casualties of the whole attack of ``attacker`` at ``target``."""
+    load_attacker, load_target = need("exactodds.profiles.hh3", "load_attacker", "load_target")
+    ShootingAttack, Conditions = need("exactodds.rules.hh3", "ShootingAttack", "Conditions")
+    return ShootingAttack(load_attacker(str(attacker)), load_target(str(target)), Conditions()).run().casualties()
 
 
 def cases(quick: bool = False) -> list[Case]:
-    """Case (e), one per example file."""
-    files = example_files()
-    if not files:
+    """Case (e), one per (attacker, target) pair of the shipped examples."""
+    pairs = example_pairs()
+    if not pairs:
         return [Case("e.hh3", "e", "Horus Heresy examples (examples/hh3/ not there yet)",
-                     compute=lambda: run_example(EXAMPLES), canon=dist_answer, targets=[under(0.050)])]
-    return [Case(f"e.{p.stem}", "e", f"Horus Heresy example {p.name}",
-                 compute=lambda p=p: run_example(p), canon=dist_answer, targets=[under(0.050)])
-            for p in files]
+                     compute=lambda: _missing(), canon=dist_answer, targets=[under(0.050)])]
+    return [Case(f"e.{a.stem}>{t.stem.removeprefix('target_')}", "e", f"Horus Heresy: {a.name} shoots {t.name}",
+                 compute=lambda a=a, t=t: run_example(a, t), canon=dist_answer, targets=[under(0.050)])
+            for a, t in pairs]
+
+
+def _missing() -> Any:
+    raise NotAvailable("examples/hh3/ not there yet")

@@ -20,11 +20,20 @@ HIT = 5          # "count of 5+"
 ENGAGED_DEF = (3, 5)
 TARGET_DEF = 4
 RANGE_DIFFICULTY = 4  # max(4, 3, 5, 4) = difficulty 5 = HIT
+OPTIMAL = {"reroll": "up-to", "budget": 2, "policy": "optimal"}
 
 
 def joint(n: int, hit: int = HIT) -> Any:
-    """exactodds: Dist over (hits at ``hit``+, even dice - odd dice) of ``n`` d6."""
-    raise need("exactodds.dice.attributes") and NotImplementedError  # wired when the module lands
+    """exactodds: Dist over (hits at ``hit``+, even dice - odd dice) of ``n`` d6
+    (``attribute_counts``: a row recurrence, O(n^2) small-integer operations)."""
+    attribute_counts = need("exactodds.dice.attributes", "attribute_counts")
+    from exactodds import d6
+
+    return attribute_counts(n, d6, lambda f: f >= hit, _even, difference=True)
+
+
+def _even(face: int) -> bool:
+    return face % 2 == 0
 
 
 def joint_key(outcome: Any) -> list:
@@ -32,10 +41,13 @@ def joint_key(outcome: Any) -> list:
     return [outcome[0], outcome[1]]
 
 
-def hd(n: int) -> Any:
+def hd(n: int, **rerolls: Any) -> Any:
     """exactodds: Dist over (recipient, hits) of a Hell Dorado shot of ``n`` dice
-    at the seed's worked-example target (difficulty 5, two engaged fighters)."""
-    raise need("exactodds.rules.hell_dorado") and NotImplementedError
+    at the seed's worked-example target (difficulty 5, two engaged fighters);
+    ``rerolls`` go to ``make_shot`` (e.g. ``reroll="up-to", budget=2,
+    policy="optimal"``)."""
+    make_shot, shoot = need("exactodds.rules.hell_dorado", "make_shot", "shoot")
+    return shoot(make_shot(n, TARGET_DEF, ENGAGED_DEF, RANGE_DIFFICULTY, **rerolls)).hits
 
 
 def hd_key(outcome: Any) -> list:
@@ -65,4 +77,7 @@ def cases(quick: bool = False) -> list[Case]:
                         peer=("hd", {"n": n, "hit": HIT, "engaged": len(ENGAGED_DEF)})))
     out.append(Case("b.hd1000", "b", "Hell Dorado (recipient, hits), 1000 dice (exactodds alone)",
                     compute=lambda: hd(1000), canon=lambda d: dist_answer(d, hd_key)))
+    # what no peer answers: the best choice of up to 2 failed dice to reroll, per first roll
+    out.append(Case("b.hd30opt", "b", "Hell Dorado, 30 dice, reroll up to 2 failed, optimal policy (exactodds alone)",
+                    compute=lambda: hd(30, **OPTIMAL), canon=lambda d: dist_answer(d, hd_key)))
     return out
