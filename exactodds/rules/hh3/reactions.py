@@ -33,12 +33,12 @@ def check_reaction(target: TargetUnit, conditions: Conditions) -> None:
     reaction = conditions.reaction
     if reaction is None:
         return
+    if reaction == "shield" and target.is_vehicle:
+        raise InputError("the Shield reaction gives +1 Toughness; vehicles have no Toughness")
     if reaction in ("shield", "smoke") and reaction not in target.traits:
         trait = {"shield": "Shield", "smoke": "Smoke screen"}[reaction]
         raise InputError(f"the {trait} reaction needs the majority of the target unit {target.name!r} "
                          f"to have the {reaction!r} trait (add it to the unit's traits)")
-    if reaction == "shield" and target.is_vehicle:
-        raise InputError("the Shield reaction gives +1 Toughness; vehicles have no Toughness")
     if reaction == "medic" and not any(m.medic for m in target.models):
         raise InputError(f"the Medic reaction needs a model with medic = true in the target unit {target.name!r}")
 
