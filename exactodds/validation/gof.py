@@ -27,6 +27,9 @@ at most alpha. scipy is imported inside the functions only.
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -186,15 +189,30 @@ def exact_multinomial_test(probs: list[Fraction], counts: list[int]) -> Fraction
     """P(a count vector no more likely than ``counts``) under the exact multinomial.
 
     Exact integers from :func:`~exactodds.dice.pool_counts` (so ties are
-    exact): O(C(n+k-1, k-1) * k) for n samples over k cells.
+    exact): O(C(n+k-1, k-1) * k) for n samples over k cells, then a
+    binary search in the sorted weights (kept for the last few
+    ``(probs, n)``, so repeated validations of one query are cheap).
     """
-    n = sum(counts)
-    die = Dist.from_probs(dict(enumerate(probs)))
-    vectors = pool_counts(n, die, order=list(range(len(probs))))
-    weights = vectors.weights()
-    observed = weights.get(tuple(counts), 0)
-    tail = sum(w for w in weights.values() if w <= observed)
-    return Fraction(tail, vectors.denominator)
+    weights, cumulative, denominator = _multinomial_table(tuple(probs), sum(counts))
+    observed = _vector_weight(tuple(probs), tuple(counts), denominator)
+    at = bisect.bisect_right(weights, observed)
+    return Fraction(cumulative[at - 1] if at else 0, denominator)
+
+
+@functools.lru_cache(maxsize=4)
+def _multinomial_table(probs: tuple[Fraction, ...], n: int) -> tuple[list[int], list[int], int]:
+    """Sorted weights of every count vector, their running sums, and the denominator."""
+    vectors = pool_counts(n, Dist.from_probs(dict(enumerate(probs))), order=list(range(len(probs))))
+    weights = sorted(vectors.weights().values())
+    return weights, list(itertools.accumulate(weights)), vectors.denominator
+
+
+def _vector_weight(probs: tuple[Fraction, ...], counts: tuple[int, ...], denominator: int) -> int:
+    """The weight (over ``denominator``) of one count vector: n!/prod(c_i!) prod p_i^c_i."""
+    p = Fraction(math.factorial(sum(counts)))
+    for q, c in zip(probs, counts):
+        p = p / math.factorial(c) * q**c
+    return int(p * denominator)
 
 
 def exact_multinomial_cells(cells: list[Cell], why: str) -> TestResult:
@@ -336,6 +354,7 @@ def detectable_effect(n: int, df: int, alpha: float, power: float = 0.8) -> floa
     return math.sqrt(noncentrality_needed(df, alpha, power) / n)
 
 
+@functools.lru_cache(maxsize=64)
 def noncentrality_needed(df: int, alpha: float, power: float = 0.8) -> float:
     """The noncentrality ``lambda = n w^2`` at which the chi-square test at
     level ``alpha`` has the given power (solved with :func:`scipy.optimize.brentq`)."""

@@ -245,7 +245,7 @@ class Samples:
 def _count(value: Any, source: str, where: str) -> int:
     if isinstance(value, str):
         text = value.strip()
-        if not _INT.fullmatch(text):
+        if not _INT.fullmatch(text) or int(text) < 0:
             raise InputError(f"{source}: {where}: count {value!r} is not a whole number 0 or more")
         value = int(text)
     if isinstance(value, float) and value.is_integer():
@@ -427,7 +427,7 @@ def _chain(first: list[str], rest: Iterator[str]) -> Iterator[str]:
 
 def _read_csv(lines: Iterator[str], counter: _Counter) -> None:
     source = counter.source
-    reader = csv.reader(lines)
+    reader = csv.reader(lines, strict=True)
     try:
         header = next((row for row in reader if row), None)
         if header is None:
