@@ -117,16 +117,19 @@ def test_tiny_probabilities_do_not_read_as_zero() -> None:
 
 def test_run_html_shows_each_stage_in_order() -> None:
     html = two_stage_run()._repr_html_()
-    assert "start &rarr; hits &rarr; wounds" in html
-    assert html.index("<b>start</b>") < html.index("<b>hits</b>") < html.index("<b>wounds</b>")
-    assert html.count("<table") == 3
+    assert "Pipeline run from <b>6</b>: hits &rarr; wounds" in html  # a certain start is named, not tabled
+    assert html.index("<b>hits</b>") < html.index("<b>wounds</b>")
+    assert html.count("<table") == 2
+    uncertain = (Step.kernel("hits", lambda n: Dist.binomial(n, F(1, 2))) >> Step.map("twice", lambda h: 2 * h)).run(d6)
+    html = uncertain._repr_html_()
+    assert "Pipeline run: start &rarr; hits &rarr; twice" in html and html.count("<table") == 3
 
 
 # ------------------------------------------------------- LaTeX and repr
 def test_latex_lists_exact_fractions() -> None:
     latex = dist_latex(d6)
     assert latex.startswith(r"$\displaystyle \begin{array}")
-    assert latex.count(r"\frac{1}{6}") == 6
+    assert latex.count(r"\dfrac{1}{6}") == 6
     assert d6._repr_latex_() == latex
     long = dist_latex(Dist.binomial(100, F(1, 2)))
     assert r"\vdots" in long and "30 more" in long
@@ -174,7 +177,10 @@ def test_categorical_outcomes_are_labelled(plt) -> None:
 
 
 def test_run_plots_its_stages_side_by_side(plt) -> None:
-    axes = two_stage_run().plot()
+    axes = two_stage_run().plot()  # a certain start is left out
+    assert [ax.get_title() for ax in axes] == ["hits", "wounds"]
+    assert [t.get_text() for t in axes[0].get_xticklabels()] == [str(k) for k in range(7)]
+    axes = two_stage_run().plot(stages=["start", "hits", "wounds"])
     assert [ax.get_title() for ax in axes] == ["start", "hits", "wounds"]
     assert len({ax.figure for ax in axes}) == 1
     axes = two_stage_run().plot(stages=["wounds"], survival=True)

@@ -200,13 +200,36 @@ def run_repr(run: Any) -> str:
 # ----------------------------------------------------------------- HTML
 _CSS_TABLE = ("border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums;"
               "line-height:1.35;margin:0.3em 0;color:inherit")
-_CSS_TH = ("padding:3px 10px;border-bottom:2px solid #888;text-align:right;font-weight:600;"
-           "white-space:nowrap")
-_CSS_TD = "padding:2px 10px;border-bottom:1px solid rgba(128,128,128,0.25);text-align:right"
-_CSS_FRAC = _CSS_TD + ";font-family:monospace;white-space:nowrap"
-_CSS_GAP = "padding:3px 10px;text-align:center;font-style:italic;color:#777"
 _CSS_CAPTION = "caption-side:top;text-align:left;padding:2px 4px 6px 4px;color:inherit"
-_BAR_PX = 90
+
+
+@dataclass(frozen=True)
+class _Style:
+    """Inline styles of one table; ``compact`` ones (pipeline stages) are narrower."""
+
+    pad: str = "10px"
+    bar_px: int = 90
+
+    @property
+    def th(self) -> str:
+        return (f"padding:3px {self.pad};border-bottom:2px solid #888;text-align:right;font-weight:600;"
+                "white-space:nowrap")
+
+    @property
+    def td(self) -> str:
+        return f"padding:2px {self.pad};border-bottom:1px solid rgba(128,128,128,0.25);text-align:right"
+
+    @property
+    def frac(self) -> str:
+        return self.td + ";font-family:monospace;white-space:nowrap"
+
+    @property
+    def gap(self) -> str:
+        return f"padding:3px {self.pad};text-align:center;font-style:italic;color:#777"
+
+
+_WIDE = _Style()
+_COMPACT = _Style(pad="5px", bar_px=50)
 
 
 def _digits(n: int) -> str:
@@ -224,13 +247,13 @@ def fraction_html(p: Fraction) -> tuple[str, bool]:
     return f'<span title="{text}">{_digits(p.numerator)}/{_digits(p.denominator)}</span>', True
 
 
-def _bar(p: Fraction, top: Fraction) -> str:
-    width = 0 if top == 0 else round(_BAR_PX * float(p / top))
-    return (f'<div style="width:{_BAR_PX}px"><div style="width:{max(width, 1 if p else 0)}px;'
+def _bar(p: Fraction, top: Fraction, px: int) -> str:
+    width = 0 if top == 0 else round(px * float(p / top))
+    return (f'<div style="width:{px}px"><div style="width:{max(width, 1 if p else 0)}px;'
             f'height:0.8em;background:#4c78a8;border-radius:1px"></div></div>')
 
 
-def dist_html(dist: Any, max_rows: int = MAX_ROWS, title: str | None = None) -> str:
+def dist_html(dist: Any, max_rows: int = MAX_ROWS, title: str | None = None, compact: bool = False) -> str:
     """An HTML table: outcome, exact probability, decimal, a bar, and for
     numeric outcomes P(at least x) and P(at most x).
 
@@ -238,8 +261,10 @@ def dist_html(dist: Any, max_rows: int = MAX_ROWS, title: str | None = None) -> 
     ``max_rows`` is truncated by :func:`shown_rows`, and each hidden run is one
     row saying how many outcomes it holds and their total probability. Styles
     are inline (Jupyter themes differ) and use inherited colours, so the table
-    reads in light and dark themes.
+    reads in light and dark themes. ``compact`` narrows the padding and the
+    bars (for pipeline stages side by side).
     """
+    st = _COMPACT if compact else _WIDE
     ordered = _is_ordered(dist)
     fields = outcome_fields(dist)
     heads = [html.escape(f) for f in fields] if fields else ["outcome"]
@@ -259,23 +284,23 @@ def dist_html(dist: Any, max_rows: int = MAX_ROWS, title: str | None = None) -> 
     shortened = False
     for r in shown_rows(dist, max_rows):
         if isinstance(r, Gap):
-            body.append(f'<tr><td colspan="{width}" style="{_CSS_GAP}">&hellip; {r.count} more '
+            body.append(f'<tr><td colspan="{width}" style="{st.gap}">&hellip; {r.count} more '
                         f'outcome{"s" if r.count != 1 else ""}, total probability {decimal(r.p)} '
                         f'&hellip;</td></tr>')
             continue
         x, p = r
         labels = [str(v) for v in x] if fields else [outcome_label(x)]
-        cells = [f'<td style="{_CSS_TD};font-weight:600">{html.escape(v)}</td>' for v in labels]
+        cells = [f'<td style="{st.td};font-weight:600">{html.escape(v)}</td>' for v in labels]
         frac, short = fraction_html(p)
         shortened = shortened or short
-        cells.append(f'<td style="{_CSS_FRAC}">{frac}</td>')
-        cells.append(f'<td style="{_CSS_TD}">{decimal(p)}</td>')
-        cells.append(f'<td style="{_CSS_TD};text-align:left">{_bar(p, top)}</td>')
+        cells.append(f'<td style="{st.frac}">{frac}</td>')
+        cells.append(f'<td style="{st.td}">{decimal(p)}</td>')
+        cells.append(f'<td style="{st.td};text-align:left">{_bar(p, top, st.bar_px)}</td>')
         if ordered:
             ge, le = tails[x]
-            cells += [f'<td style="{_CSS_TD}">{decimal(ge)}</td>', f'<td style="{_CSS_TD}">{decimal(le)}</td>']
+            cells += [f'<td style="{st.td}">{decimal(ge)}</td>', f'<td style="{st.td}">{decimal(le)}</td>']
         body.append("<tr>" + "".join(cells) + "</tr>")
-    head = "".join(f'<th style="{_CSS_TH}"' + (f' title="{tips[h]}"' if h in tips else "") + f">{h}</th>"
+    head = "".join(f'<th style="{st.th}"' + (f' title="{tips[h]}"' if h in tips else "") + f">{h}</th>"
                    for h in heads)
     n = len(dist)
     caption = f"{n} outcome{'s' if n != 1 else ''}"
@@ -286,7 +311,7 @@ def dist_html(dist: Any, max_rows: int = MAX_ROWS, title: str | None = None) -> 
         caption += " &middot; sd 0" if v == 0 else f" &middot; sd &asymp; {float(v) ** 0.5:.4f}"
     foot = ""
     if shortened:
-        foot = (f'<tfoot><tr><td colspan="{width}" style="{_CSS_GAP};font-size:12px">long fractions '
+        foot = (f'<tfoot><tr><td colspan="{width}" style="{st.gap};font-size:12px">long fractions '
                 "shortened: hover for the exact value, or use <code>.to_fractions()</code></td></tr></tfoot>")
     if title:
         caption = f"<b>{html.escape(title)}</b> &middot; " + caption
@@ -296,14 +321,21 @@ def dist_html(dist: Any, max_rows: int = MAX_ROWS, title: str | None = None) -> 
 
 
 def run_html(run: Any, max_rows: int = STAGE_ROWS) -> str:
-    """Each stage of a pipeline run as an HTML table, side by side (wrapping
-    on narrow screens), named after its step, in order."""
-    names = " &rarr; ".join(html.escape(n) for n in run.stages)
+    """Each stage of a pipeline run as a compact HTML table, side by side
+    (wrapping on narrow screens), named after its step, in order. A certain
+    start state is written in the heading instead of a one-row table."""
+    stages = dict(run.stages)
+    start = stages.get("start")
+    heading = "Pipeline run"
+    if start is not None and len(start) == 1 and len(stages) > 1:
+        heading += f" from <b>{html.escape(outcome_label(start.support()[0]))}</b>"
+        del stages["start"]
+    names = " &rarr; ".join(html.escape(n) for n in stages)
     cells = "".join(
-        f'<div style="margin:0 18px 8px 0">{dist_html(d, max_rows=max_rows, title=name)}</div>'
-        for name, d in run.stages.items()
+        f'<div style="margin:0 16px 8px 0">{dist_html(d, max_rows=max_rows, title=name, compact=True)}</div>'
+        for name, d in stages.items()
     )
-    return (f'<div class="exactodds-run"><div style="margin-bottom:4px">Pipeline run: {names}</div>'
+    return (f'<div class="exactodds-run"><div style="margin-bottom:4px">{heading}: {names}</div>'
             f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{cells}</div></div>')
 
 
@@ -353,7 +385,8 @@ def dist_latex(dist: Any, max_rows: int = MAX_ROWS) -> str:
             decs.append("")
         else:
             x, p = r
-            rows.append((x, sympy.latex(sympy.Rational(p.numerator, p.denominator))))
+            # \dfrac: full-size fractions inside the array (\frac would be script size)
+            rows.append((x, sympy.latex(sympy.Rational(p.numerator, p.denominator)).replace(r"\frac", r"\dfrac")))
             decs.append(decimal(p))
     return r"$\displaystyle " + latex_table(rows, "P(X = x)", decs) + "$"
 
@@ -405,9 +438,12 @@ def plot_dist(dist: Any, ax: Any = None, survival: bool = False, title: str | No
     bar_kwargs.setdefault("color", "#4c78a8")
     ax.bar(xs, ys, **bar_kwargs)
     if ordered and all(isinstance(x, int) for x in dist.support()):
-        from matplotlib.ticker import MaxNLocator
+        if len(xs) <= 12:  # few outcomes: a tick under each bar
+            ax.set_xticks(xs, [str(x) for x in dist.support()])
+        else:
+            from matplotlib.ticker import MaxNLocator
 
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylim(0, max(ys) * 1.08 if max(ys) > 0 else 1)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
@@ -421,11 +457,15 @@ def plot_run(run: Any, key: Any = None, stages: list[str] | None = None, surviva
     """One bar chart per stage, side by side (4 per row); returns the list of Axes.
 
     ``key`` maps each state to what to plot (e.g. a field of a named tuple);
-    ``stages`` picks stage names (default: all, ``"start"`` first).
+    ``stages`` picks stage names (default: every stage, leaving out
+    ``"start"`` when it is a single certain state).
     """
     plt = _plt()
     all_stages = run.stages if key is None else run.marginals(key)
-    names = list(all_stages) if stages is None else list(stages)
+    if stages is None:
+        names = [n for n, d in all_stages.items() if not (n == "start" and len(d) == 1 and len(all_stages) > 1)]
+    else:
+        names = list(stages)
     unknown = [n for n in names if n not in all_stages]
     if unknown:
         raise InputError(f"no stage named {unknown[0]!r}; stages are {list(all_stages)}")
