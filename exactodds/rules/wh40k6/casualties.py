@@ -20,7 +20,7 @@ from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
 from ..allocation import AllocModel, Damage, Recipient, UnitState, closest_first, wound_kernel
 from ..common import best_save
-from .units import Model, Unit, majority
+from .units import Melee, Model, Unit, majority
 
 LOOK_OUT_SIR_ROLL = Target.at_least(4)
 """Seed, "Attention, Chef": "Sur un 4+, la tentative réussit. La blessure est
@@ -64,7 +64,7 @@ def majority_ws(unit: Unit, state: UnitState | None = None) -> int:
     return majority([_melee(models[i]).ws for i in alive])
 
 
-def _melee(m: Model):  # noqa: ANN202 - returns Melee
+def _melee(m: Model) -> Melee:
     if m.melee is None:
         raise InputError(f"{m.name}: has no close-combat profile (ws, initiative, attacks, strength, leadership)")
     return m.melee
