@@ -260,8 +260,8 @@ def _step(r: int) -> Dist:
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3), st.integers(1, 5)), min_size=1, max_size=6))
 def test_apply_counted_equals_one_chain_per_state(items: list) -> None:
     dist = Dist.from_weights(((c, r), w) for c, r, w in items)
-    got = apply_counted(dist, lambda s: s, _step)
-    assert got == dist.then(lambda s: iterate(Dist.constant(s[0]), _step, s[1]))
+    got = apply_counted(dist, lambda s: (s[0], s[0] % 2, s[1]), _step)
+    assert got == dist.then(lambda s: iterate(Dist.constant(s[0]), _step, s[1]).map(lambda r: (s[0] % 2, r)))
 
 
 @settings(max_examples=20, deadline=None)

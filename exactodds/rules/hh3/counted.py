@@ -13,7 +13,8 @@ sub-probability measure over ``rest``). Cost: ``max count`` applications of
 the kernel to at most the distinct ``rest`` states reached, each kernel
 output computed once per distinct state (cached): O(max count x distinct rest
 states x kernel output size) multiply-adds. Naively running one chain per
-start would cost that many times the number of distinct starts.
+start would cost that many times the number of distinct starts. An inert
+``tag`` may ride along (e.g. the wounds still to allocate after these).
 
 :func:`resolve_in_order` chains several counted kernels (e.g. wounds from
 Critical Hits, then the other wounds).
@@ -28,22 +29,24 @@ from typing import Any
 from ...core import Dist, InputError, Kernel
 
 
-def apply_counted(dist: Dist, split: Callable[[Any], tuple[int, Hashable]], kernel: Kernel) -> Dist:
-    """The distribution of ``kernel`` applied ``count`` times to ``rest``, for
-    ``(count, rest) = split(state)`` of each state of ``dist``.
+def apply_counted(dist: Dist, split: Callable[[Any], tuple[int, Hashable, Hashable]], kernel: Kernel) -> Dist:
+    """The distribution of ``(tag, kernel^count(rest))``, for
+    ``(count, tag, rest) = split(state)`` of each state of ``dist``.
 
-    ``kernel`` maps a rest state to a :class:`Dist` of rest states. Horner's
-    scheme, integer weights over one growing denominator (reduced by the gcd
-    after each application): O(max count x distinct rest states x kernel
-    output size).
+    ``kernel`` maps a rest state to a :class:`Dist` of rest states; the tag
+    rides along untouched. Horner's scheme, integer weights over one growing
+    denominator (reduced by the gcd after each application): O(max count x
+    distinct (tag, rest) pairs x kernel output size), each distinct rest
+    state's kernel computed once.
     """
     layers: dict[int, dict] = {}
     for state, w in dist.weights().items():
-        count, rest = split(state)
+        count, tag, rest = split(state)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise InputError(f"a repeat count must be a whole number 0 or more, not {count!r}")
         layer = layers.setdefault(count, {})
-        layer[rest] = layer.get(rest, 0) + w
+        key = (tag, rest)
+        layer[key] = layer.get(key, 0) + w
     cache: dict = {}
 
     def out(rest: Hashable) -> tuple[int, list]:
@@ -57,23 +60,24 @@ def apply_counted(dist: Dist, split: Callable[[Any], tuple[int, Hashable]], kern
     acc: dict = {}
     scale = 1  # acc's weights are over dist.denominator * scale
     for k in range(max(layers), 0, -1):
-        for rest, w in layers.get(k, {}).items():
-            acc[rest] = acc.get(rest, 0) + w * scale
+        for key, w in layers.get(k, {}).items():
+            acc[key] = acc.get(key, 0) + w * scale
         lcm = 1
-        for rest in acc:
+        for _, rest in acc:
             lcm = math.lcm(lcm, out(rest)[0])
         nxt: dict = {}
-        for rest, w in acc.items():
+        for (tag, rest), w in acc.items():
             den, items = out(rest)
             f = w * (lcm // den)
             for y, v in items:
-                nxt[y] = nxt.get(y, 0) + f * v
+                key = (tag, y)
+                nxt[key] = nxt.get(key, 0) + f * v
         scale *= lcm
         g = math.gcd(scale, *nxt.values())
         acc = {y: v // g for y, v in nxt.items()} if g > 1 else nxt
         scale //= g
-    for rest, w in layers.get(0, {}).items():
-        acc[rest] = acc.get(rest, 0) + w * scale
+    for key, w in layers.get(0, {}).items():
+        acc[key] = acc.get(key, 0) + w * scale
     return Dist.from_weights(acc)
 
 
@@ -83,13 +87,9 @@ def resolve_in_order(dist: Dist, counts: Callable[[Any], Sequence[int]], rest: C
     ``counts(state)[1]`` times, and so on, to ``rest(state)``.
 
     One :func:`apply_counted` per kernel; the counts still to apply ride along
-    in the state. O(sum over phases of max count x distinct states x output).
+    as the tag. O(sum over phases of max count x distinct states x output).
     """
     current = dist.map(lambda s: (tuple(counts(s)), rest(s)))
-    for i, kernel in enumerate(kernels):
-        def tagged(state: tuple, kernel: Kernel = kernel) -> Dist:
-            todo, r = state
-            return kernel(r).map(lambda r2: (todo, r2))
-
-        current = apply_counted(current, lambda s, i=i: (s[0][0], (s[0][1:], s[1])), tagged)
+    for kernel in kernels:
+        current = apply_counted(current, lambda s: (s[0][0], s[0][1:], s[1]), kernel)
     return current.map(lambda s: s[1])

@@ -48,8 +48,9 @@ def toughness_for_wounds(toughness: Sequence[int], shield: bool = False) -> int:
     return min(value + 1, MAX_CHARACTERISTIC) if shield else value
 
 
+@lru_cache(maxsize=1024)
 def wound_rolls_of(hits: int, strength: int, toughness: int) -> Dist:
-    """Wounds among ``hits`` ordinary hits: Binomial(hits, P(wound)). O(hits)."""
+    """Wounds among ``hits`` ordinary hits: Binomial(hits, P(wound)). O(hits), cached."""
     return successes(hits, wound_target(strength, toughness).chance())
 
 
