@@ -221,6 +221,15 @@ def params_to_args(cmd: click.Command, params: Mapping[str, Any], base: Path | N
     return opts + (["--"] + positional if positional else [])
 
 
+def _typed_word(value: Any) -> Any:
+    """A command-line word as a TOML value: whole numbers as numbers, the rest as typed."""
+    if isinstance(value, (list, tuple)):
+        return [_typed_word(v) for v in value]
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.strip() == str(int(value)):
+        return int(value)
+    return value
+
+
 def _plain(value: Any) -> Any:
     """A validated parameter value as a TOML-friendly value (round-trips through the option)."""
     if isinstance(value, (bool, int, float, str)):
@@ -301,8 +310,9 @@ class Query:
             command, rest = rest[0], rest[1:]
         cmd = find_command(system, command)
         ctx = _make_context(cmd, _info_name(system, command), rest, "", flags=True)
-        params = {key: _plain(ctx.params[p.name]) for key, p in query_params(cmd).items()
-                  if ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE}
+        raw, _, _ = cmd.make_parser(ctx).parse_args(list(rest))  # the words as typed, per parameter
+        params = {key: _typed_word(raw[p.name]) for key, p in query_params(cmd).items()
+                  if p.name in raw and ctx.get_parameter_source(p.name) == ParameterSource.COMMANDLINE}
         return cls(system, command, params)
 
     # ------------------------------------------------------------- execute

@@ -239,6 +239,27 @@ def test_parity_even_greater_than_odd_rejected_from_150_samples() -> None:
         samples_needed(hd_exact(3, 5), hd_exact(3, 5, strict=True))
 
 
+def test_parity_bug_with_the_hd_command(tmp_path: Path) -> None:
+    """The same through ``exactodds hd shoot`` (outcomes recipient, hits: one CSV column each)."""
+    if "shoot" not in (query_systems().get("hd") or []):
+        pytest.skip("the hd group has no shoot command yet (exactodds/cli/hd.py)")
+    query = tmp_path / "hd.toml"
+    query.write_text('system = "hd"\ncommand = "shoot"\n[params]\ndice = 4\ntarget_def = 4\n'
+                     'engaged_def = [3, 5]\nrange_difficulty = 4\n')
+    exact = Query.from_toml(query).dist()
+    assert exact.map(tuple) == hd_exact(4, 5)
+
+    def csv_of(outcomes: list[tuple[str, int]]) -> Path:
+        path = tmp_path / f"s{len(list(tmp_path.iterdir()))}.csv"
+        path.write_text("recipient,hits\n" + "".join(f"{r},{h}\n" for r, h in outcomes))
+        return path
+
+    good = CliRunner().invoke(main, ["validate", str(query), str(csv_of(hd_simulator(4, 5, 500, 1)))])
+    assert good.exit_code == 0, good.output
+    bad = CliRunner().invoke(main, ["validate", str(query), str(csv_of(hd_simulator(4, 5, 500, 1, strict=True)))])
+    assert bad.exit_code == 1 and "recipient=target, hits=2" in bad.output
+
+
 def test_power_approximation_matches_simulation() -> None:
     """At the sample size samples_needed gives for the parity bug (34), about 80% of
     200 simulated runs are rejected (binomial 99.9% band: 0.70 to 0.90)."""
