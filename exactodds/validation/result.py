@@ -16,8 +16,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import Dist
-from .gof import Cell, Fit, TestResult, is_ordered, simplest_fraction
-from .samples import ImpossibleOutcome, Samples
+from .gof import Cell, Fit, TestResult, adjusted_residual, is_ordered, simplest_fraction
+from .samples import ImpossibleOutcome, Samples, outcome_fields, written_value
 
 MAX_TEXT_ROWS = 20
 """Outcome rows shown in the text and HTML tables (worst first); JSON has them all."""
@@ -221,6 +221,7 @@ class ValidationResult:
         hint = self._chance_hint()
         if hint:
             out.append(hint)
+        out.extend(self._field_departures())
         mean = self.mean_observed()
         if mean is not None and len(self.dist) > 2:
             exact = self.dist.mean()
@@ -257,6 +258,28 @@ class ValidationResult:
                 f"({100 * (1 - self.alpha):g}% confidence), not the exact {_frac(exact)} ~ {float(exact):.4g}; "
                 f"the simplest fraction in that interval is {_frac(guess)}: is that the chance your simulator "
                 "computes?")
+
+    def _field_departures(self) -> list[str]:
+        """For composite outcomes: each field's values that depart most (|residual| >= 3)."""
+        fields = outcome_fields(self.dist)
+        n = self.samples.n_possible
+        if fields is None or not n:
+            return []
+        out = []
+        for name in fields:
+            exact: dict[Any, Fraction] = {}
+            seen: dict[Any, int] = {}
+            for x, p in self.dist.items():
+                v = getattr(x, name)
+                exact[v] = exact.get(v, Fraction(0)) + p
+                seen[v] = seen.get(v, 0) + self.samples.observed(x)
+            worst = sorted(((adjusted_residual(seen[v], n, p), v, p) for v, p in exact.items()),
+                           key=lambda t: -abs(t[0]))
+            parts = [f"{written_value(v)} {seen[v]:,} seen, {float(p * n):,.1f} expected ({r:+.1f})"
+                     for r, v, p in worst[:3] if abs(r) >= 3]
+            if parts:
+                out.append(f"By {name}: " + "; ".join(parts) + ".")
+        return out
 
     def rows_by_outcome(self) -> dict[Any, OutcomeRow]:
         """Rows keyed by outcome."""
