@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import click
@@ -26,6 +27,14 @@ class VehicleStatuses(NamedTuple):
     stunned: bool
     pinned: bool
     suppressed: bool
+
+
+STRENGTH = click.option("--strength", type=Count(1, 10, "a Strength"), required=True, help="Weapon Strength 1-10.")
+
+
+def _hits(help_text: str) -> Callable:
+    return click.option("--hits", type=Count(0, what="a number of hits"), default=1, show_default=True,
+                        help=help_text)
 
 
 def _statuses(held: tuple[str, ...]) -> VehicleStatuses:
@@ -123,19 +132,17 @@ def register(main: click.Group) -> None:
         return hit_answer(shots, bs, snap)
 
     @query_command(hh3, "wound")
-    @click.option("--strength", type=Count(1, 10, "a Strength"), required=True, help="Weapon Strength 1-10.")
+    @STRENGTH
     @click.option("--toughness", type=Count(1, 10, "a Toughness"), required=True, help="Target Toughness 1-10.")
-    @click.option("--hits", type=Count(0, what="a number of hits"), default=1, show_default=True,
-                  help="Ordinary hits rolling to wound (Critical Hits wound automatically).")
+    @_hits("Ordinary hits rolling to wound (Critical Hits wound automatically).")
     def wound(strength: int, toughness: int, hits: int) -> Answer:
         """Exact number of wounds among ordinary hits (the S vs T chart)."""
         return wound_answer(strength, toughness, hits)
 
     @query_command(hh3, "penetrate")
-    @click.option("--strength", type=Count(1, 10, "a Strength"), required=True, help="Weapon Strength 1-10.")
+    @STRENGTH
     @click.option("--armour", type=Count(1, 20, "an Armour Value"), required=True, help="Armour Value of the facing hit.")
-    @click.option("--hits", type=Count(0, what="a number of hits"), default=1, show_default=True,
-                  help="Hits testing armour penetration.")
+    @_hits("Hits testing armour penetration.")
     def penetrate(strength: int, armour: int, hits: int) -> Answer:
         """Exact (glancing, penetrating) of armour penetration tests: d6 + S vs AV."""
         return penetrate_answer(strength, armour, hits)

@@ -196,40 +196,38 @@ def _alloc_models(models: Sequence[TargetModels], weapon: Weapon, conditions: Co
     return tuple(out)
 
 
+def _counting(hit: Callable[[DamageStage], Dist]) -> Kernel:
+    """A one-hit kernel on DamageStage, cached per state, that adds the Wounds
+    (Hull Points) the hit removed to the group's ``damage``. ``hit`` returns a
+    Dist of ``(left, statuses, unsaved)``."""
+    cache: dict[DamageStage, Dist] = {}
+
+    def one(st: DamageStage) -> Dist:
+        if st not in cache:
+            before = sum(st.left)
+            cache[st] = hit(st).map(lambda r: DamageStage(r[2], st.damage + before - sum(r[0]), r[0], r[1]))
+        return cache[st]
+
+    return one
+
+
 def _damage_kernel(models: Sequence[AllocModel], damage: int) -> Kernel:
     """One wound (or penetrating hit) of ``damage``: the shared allocation
     kernel on the Wounds left (wounded model first, then file order, save,
-    mitigation, excess damage lost), counting unsaved and damage. Cached per
-    state."""
+    mitigation, excess damage lost), counting unsaved wounds."""
     kernel = wound_kernel(models, lambda s: wounded_first(s, models), damage, track_unsaved=True)
-    cache: dict[DamageStage, Dist] = {}
-
-    def one(st: DamageStage) -> Dist:
-        if st not in cache:
-            before = sum(st.left)
-            cache[st] = kernel(UnitState(st.left, st.unsaved)).map(
-                lambda u: DamageStage(u.unsaved, st.damage + before - sum(u.wounds), u.wounds, st.statuses))
-        return cache[st]
-
-    return one
+    return _counting(lambda st: kernel(UnitState(st.left, st.unsaved)).map(
+        lambda u: (u.wounds, st.statuses, u.unsaved)))
 
 
 def _glance_kernel(models: Sequence[AllocModel], conditions: Conditions) -> Kernel:
-    """One glancing hit on a DamageStage (see :func:`.vehicles.glancing_kernel`):
-    only the Smoke screen's Shrouded applies (never under Overwatch)."""
+    """One glancing hit (see :func:`.vehicles.glancing_kernel`): only the Smoke
+    screen's Shrouded applies (never under Overwatch)."""
     smoke = smoke_shrouded(conditions)
     mitigation = Target.at_least(smoke) if smoke is not None and not conditions.overwatch else Target.fail()
     kernel = glancing_kernel(models, mitigation)
-    cache: dict[DamageStage, Dist] = {}
-
-    def one(st: DamageStage) -> Dist:
-        if st not in cache:
-            before = sum(st.left)
-            cache[st] = kernel(VehicleState(st.left, st.statuses)).map(
-                lambda v: DamageStage(st.unsaved, st.damage + before - sum(v.hull), v.hull, v.statuses))
-        return cache[st]
-
-    return one
+    return _counting(lambda st: kernel(VehicleState(st.left, st.statuses)).map(
+        lambda v: (v.hull, v.statuses, st.unsaved)))
 
 
 def _fresh(s: Any) -> DamageStage:
