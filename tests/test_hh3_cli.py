@@ -196,3 +196,13 @@ def test_profile_errors_name_the_file(tmp_path: Path) -> None:
 def test_help() -> None:
     assert "Critical" in invoke("hit", "--help").output
     assert "--medic-roll" in invoke("shoot", "--help").output
+
+
+def test_query_file_runs_the_shoot_command() -> None:
+    r = CliRunner().invoke(main, ["run", str(EXAMPLES / "query_lascannons_vs_rhino.toml"), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    attack = shoot(load_attacker(ex("heavy_support_squad")), load_target(ex("rhino")),
+                   Conditions(facing="rear", order=("lascannon (BS 5)",)))
+    assert {tuple(o["outcome"]): F(o["p"]) for o in data["outcomes"]} == attack.left().to_fractions()
+    assert [g["name"] for g in data["query"]["groups"]] == ["lascannon (BS 5)", "lascannon (BS 4)"]
