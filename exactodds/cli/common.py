@@ -28,9 +28,11 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 3
 
 _NEGATIVE = re.compile(r"^-\d")
-MAX_WORD = 60
+MAX_WORD = 200
 """Words of an error message longer than this are shortened (a 5,000-digit
-number typed by mistake is quoted by its start and its length)."""
+number typed by mistake is quoted by its start and its length); file paths
+are kept whole up to :data:`MAX_PATH`, as they say where the problem is."""
+MAX_PATH = 1000
 MAX_NUMBER_DIGITS = 100
 """A count written with more digits than this is refused before converting it
 (Python itself refuses to read integers of more than 4,300 digits)."""
@@ -41,7 +43,7 @@ def _one_line(text: str) -> str:
 
 
 def _shorten(word: str) -> str:
-    if len(word) <= MAX_WORD:
+    if len(word) <= MAX_WORD or (len(word) <= MAX_PATH and ("/" in word or "\\" in word)):
         return word
     return f"{word[:24]}...({len(word):,} characters)"
 
@@ -66,6 +68,8 @@ class ExactOddsGroup(click.Group):
             if _NEGATIVE.match(e.option_name):
                 _fail(f"{e.option_name} is not allowed here: counts and distances must be 0 or more", e.ctx)
             _fail(e.format_message(), e.ctx)
+        except click.BadParameter as e:
+            _fail(e.format_message() + _from_environment(e), e.ctx)
         except click.UsageError as e:
             _fail(e.format_message(), e.ctx)
         except click.ClickException as e:
@@ -84,6 +88,17 @@ class ExactOddsGroup(click.Group):
                        "(a bug in exactodds; rerun with EXACTODDS_DEBUG=1 for details)", err=True)
             sys.exit(EXIT_INTERNAL)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _from_environment(e: click.BadParameter) -> str:
+    """' (from the environment variable X)' when the bad value came from there."""
+    param, ctx = e.param, e.ctx
+    if param is None or ctx is None or param.name is None:
+        return ""
+    if ctx.get_parameter_source(param.name) is not click.core.ParameterSource.ENVIRONMENT:
+        return ""
+    envvar = param.envvar if isinstance(param.envvar, str) else "the environment"
+    return f" (from the environment variable {envvar})"
 
 
 def _fail(message: str, ctx: click.Context | None, code: int = EXIT_BAD_INPUT) -> None:
