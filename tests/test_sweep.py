@@ -212,7 +212,7 @@ def test_a_stopped_sweep_resumes_and_skips_finished_rows(tmp_path: Path) -> None
 def test_resume_refuses_a_file_of_another_sweep_and_overwrite_starts_again(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     out.write_text("a,b\n1,2\n")
-    with pytest.raises(InputError, match="already holds rows of another sweep"):
+    with pytest.raises(InputError, match="already holds something else than this sweep.s rows"):
         run_sweep(POOL, out, scheduler="local")
     run_sweep(POOL, out, scheduler="local", overwrite=True)
     assert cells(out)[0][:2] == ["n", "hit"] and len(cells(out)) == 19
@@ -337,3 +337,25 @@ def test_40k6_hit_by_bs_example_matches_single_queries(tmp_path: Path) -> None:
         if row["bs"] <= 5:  # BS 1-5 hit on 7 - BS: Binomial(10, BS/6)
             assert answer.dist == Dist.binomial(10, F(row["bs"], 6))
     assert read_rows(tmp_path / "hits.csv", result.columns)[0][:2] == ["1", "5/3"]
+
+
+def test_a_file_that_is_not_this_sweeps_output_is_refused_untouched(tmp_path: Path) -> None:
+    for name, data in [("bin.csv", b"\xff\xfe\x00garbage"), ("other.csv", b"x,y\n1,2"), ("bad.parquet", b"junk")]:
+        out = tmp_path / name
+        out.write_bytes(data)
+        if name.endswith(".parquet"):
+            pytest.importorskip("pyarrow")
+        with pytest.raises(InputError, match=f"{name}: "):
+            run_sweep(POOL, out, scheduler="local")
+        assert out.read_bytes() == data
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--address=0", "--progress"], "an address is for the dask scheduler"),
+    (["--scheduler", "dask", "--address=0"], "'0' is not a Dask scheduler address"),
+    (["--scheduler", "dask", "--address="], "the Dask scheduler address is empty"),
+])
+def test_dask_address_errors_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    r = CliRunner().invoke(main, ["sweep", str(pool_grid(tmp_path))] + args)
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and message in r.output

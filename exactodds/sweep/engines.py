@@ -162,6 +162,9 @@ class DaskEngine(Engine):
         elif address:
             try:
                 self.client = distributed.Client(address, timeout="10s")
+            except ValueError as e:  # malformed: no port, unknown scheme
+                raise InputError(f"{address!r} is not a Dask scheduler address ({e}); write it like "
+                                 "tcp://10.0.0.5:8786") from None
             except (OSError, TimeoutError) as e:
                 raise InputError(f"cannot reach the Dask scheduler at {address!r}: {e}; start one with "
                                  "'dask scheduler' and workers with 'dask worker ADDRESS', or omit --address "
@@ -207,18 +210,27 @@ def _import_distributed() -> Any:
     return distributed
 
 
+def check_engine(scheduler: str, workers: int, address: str | None) -> None:
+    """Refuse an unknown scheduler, a bad worker count or a misplaced address
+    (before any output is opened or any work starts)."""
+    if scheduler not in SCHEDULERS:
+        raise InputError(f"scheduler {scheduler!r} is not known; use one of {', '.join(SCHEDULERS)}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError(f"workers must be a whole number, 1 or more, not {workers!r}")
+    if address is not None and not address.strip():
+        raise InputError("the Dask scheduler address is empty; write it like tcp://10.0.0.5:8786, or leave "
+                         "it out for a local cluster")
+    if address and scheduler != "dask":
+        raise InputError("an address is for the dask scheduler: add --scheduler dask")
+
+
 def make_engine(scheduler: str = "processes", workers: int = DEFAULT_WORKERS, address: str | None = None,
                 client: Any = None) -> Engine:
     """The engine named by ``scheduler`` (one of :data:`SCHEDULERS`), or a
     :class:`DaskEngine` on ``client`` when one is given."""
     if client is not None:
         return DaskEngine(client=client)
-    if scheduler not in SCHEDULERS:
-        raise InputError(f"scheduler {scheduler!r} is not known; use one of {', '.join(SCHEDULERS)}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InputError(f"workers must be a whole number, 1 or more, not {workers!r}")
-    if address and scheduler != "dask":
-        raise InputError("an address is for the dask scheduler: add --scheduler dask")
+    check_engine(scheduler, workers, address)
     if scheduler == "local":
         return LocalEngine()
     if scheduler == "dask":

@@ -234,22 +234,30 @@ def open_output(out: str | Path | None, schema: Schema, overwrite: bool = False,
     if out is None:
         return StreamOutput(schema.columns, stream)
     path = Path(out)
-    if output_format(path) == "parquet":
-        return ParquetOutput(path, schema, overwrite)
-    return CsvOutput(path, schema.columns, overwrite)
+    kind = output_format(path)
+    try:
+        if kind == "parquet":
+            return ParquetOutput(path, schema, overwrite)
+        return CsvOutput(path, schema.columns, overwrite)
+    except InputError:
+        raise
+    except (OSError, ValueError, csv.Error) as e:  # unreadable, unwritable, not text, not CSV/Parquet
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else " ".join(str(e).split())[:200]
+        raise InputError(f"{path}: cannot be used as the sweep's output ({type(e).__name__}: {reason}); "
+                         "choose another --out, or start again with --overwrite") from None
 
 
 def read_rows(path: Path, columns: list[str]) -> list[list[str]]:
     """The rows of a sweep's CSV file (cells), after checking its header; a
     half-written last line is cut off the file first."""
+    with path.open(newline="", encoding="utf-8") as f:
+        header = next(csv.reader([f.readline()]), None)
+    if header != columns:  # checked before anything is cut: never damage another file
+        raise _mismatch(path, header or [], columns)
     _drop_partial_line(path)
     with path.open(newline="", encoding="utf-8") as f:
         reader = csv.reader(f)
-        header = next(reader, None)
-        if header is None:
-            return []
-        if header != columns:
-            raise _mismatch(path, header, columns)
+        next(reader)
         rows = []
         for line, r in enumerate(reader, 2):
             if len(r) != len(columns):
@@ -260,15 +268,23 @@ def read_rows(path: Path, columns: list[str]) -> list[list[str]]:
 
 
 def _mismatch(path: Path, found: Iterable[str], wanted: list[str]) -> InputError:
-    return InputError(f"{path}: already holds rows of another sweep (columns {', '.join(found)}; this grid "
-                      f"writes {', '.join(wanted)}); choose another --out, or start again with --overwrite")
+    found = [" ".join(c.split())[:40] for c in found][:30]
+    return InputError(f"{path}: already holds something else than this sweep's rows (columns "
+                      f"{', '.join(found) or 'none'}; this grid writes {', '.join(wanted)}); choose another --out, "
+                      "or start again with --overwrite")
 
 
 def _drop_partial_line(path: Path) -> None:
+    """Cut a half-written last row (the header line, already checked, is completed)."""
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
+        end = data.rfind(b"\n")
         with path.open("r+b") as f:
-            f.truncate(data.rfind(b"\n") + 1)
+            if end < 0:
+                f.seek(0, 2)
+                f.write(b"\n")
+            else:
+                f.truncate(end + 1)
 
 
 def _rewrite(path: Path, columns: list[str], rows: list[list[str]]) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core import InputError, TooLargeError, max_states
-from .engines import DEFAULT_WORKERS, Item, Result, make_engine, make_tasks
+from .engines import DEFAULT_WORKERS, Item, Result, check_engine, make_engine, make_tasks
 from .grid import Grid, load_grid, parse_grid
 from .output import Schema, open_output, text_cell
 
@@ -76,6 +76,8 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
     through a buffer of the rows finished ahead of the first unfinished one.
     """
     start = time.perf_counter()
+    if client is None:
+        check_engine(scheduler, workers, address)
     grid = as_grid(grid)
     schema = Schema(grid, keep_going)
     output = open_output(out, schema, overwrite, stream) if write else None
@@ -106,10 +108,11 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
     order = sorted(i for g in groups.values() for i in g)  # the rows to write, in grid order
     written = 0
     finished = False
-    bar = _progress(todo, progress)
+    bar = _progress(0, False)
     try:
         if tasks:
             with make_engine(scheduler, workers, address, client) as engine:
+                bar = _progress(todo, progress)  # once the engine is up: an error stays one line
                 for results in engine.run(tasks):
                     for r in results:
                         result.computed += 1
