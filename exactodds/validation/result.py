@@ -26,6 +26,9 @@ MAX_HINT_DENOMINATOR = 1296
 """A rejected two-outcome test names the simplest fraction in the confidence interval when its
 denominator is at most this (6^4: the chances of dice rules)."""
 
+NOTE_RESIDUAL = 2.0
+"""Rows with a standardised residual at least this large are marked too many / too few."""
+
 DISTANCE_NAMES = {"total_variation": "total variation", "ks": "Kolmogorov-Smirnov",
                   "cramer_von_mises": "Cramér-von Mises"}
 
@@ -76,11 +79,11 @@ class OutcomeRow:
         return self.observed / self.expected if self.expected else None
 
     def note(self) -> str:
-        """``too many (1.98x)``, ``too few (0.91x)`` or ``impossible``."""
+        """``too many (1.98x)``, ``too few (0.91x)`` (when ``|residual| >= 2``) or ``impossible``."""
         if self.impossible:
             where = f", first at line {self.first_line}" if self.first_line else ""
             return f"IMPOSSIBLE (probability 0{where})"
-        if self.ratio is None or self.observed == round(self.expected):
+        if self.ratio is None or abs(self.residual) < NOTE_RESIDUAL:
             return ""
         word = "too many" if self.observed > self.expected else "too few"
         return f"{word} ({self.ratio:.3g}x)"
@@ -208,7 +211,8 @@ class ValidationResult:
                 if len(self.dist) == 2:
                     x, p = self.dist.items()[1]
                     shift = self.detectable_w * math.sqrt(float(p * (1 - p)))
-                    text += f", i.e. a probability of {self.rows_by_outcome()[x].label} off by about ±{shift:.2g}"
+                    text += (f", i.e. the probability of outcome {self.rows_by_outcome()[x].label} off by about "
+                             f"±{shift:.2g}")
                 out.append(text + ". Smaller bugs need more samples (docs/validating.md, power).")
             return out
         if self.samples.n_impossible and all(t.p_value > self.level for t in self.tests):
