@@ -106,7 +106,7 @@ def test_e_hh3_examples_answer_as_the_cli() -> None:
     pairs = hh3_cases.example_pairs()
     if not pairs:
         pytest.skip("examples/hh3/ not there yet")
-    assert len(pairs) == len(hh3_cases.cases())
+    assert len(pairs) + len(hh3_cases.query_files()) == len(hh3_cases.cases())
     from exactodds.cli.hh3 import shoot_answer
 
     attacker, target = pairs[0]
@@ -114,6 +114,8 @@ def test_e_hh3_examples_answer_as_the_cli() -> None:
     want = shoot_answer(str(attacker), str(target)).dist
     assert got == {json.dumps(k): p for k, p in want.to_fractions().items()}
     assert sum(got.values()) == 1
+    for q in hh3_cases.query_files():
+        assert sum(answer_of(lambda q=q: hh3_cases.run_query(q)).values()) == 1
 
 
 def test_f_startup_commands_exist() -> None:
