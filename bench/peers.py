@@ -78,7 +78,7 @@ def ensure_env(log=print) -> dict:  # noqa: ANN001
     for python in candidate_pythons():
         if VENV.exists():
             shutil.rmtree(VENV)
-        log(f"creating {VENV.relative_to(BENCH.parent)} with {python}")
+        log(f"creating the peers' environment {VENV} with {python}")
         if subprocess.run([python, "-m", "venv", str(VENV)]).returncode:
             continue
         for lib in PEER_LIBS:  # one at a time: one failing must not block the other
