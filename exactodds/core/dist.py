@@ -99,15 +99,23 @@ class Dist:
         Zero weights are dropped; repeated outcomes (from an iterable of
         pairs) are added. At least one weight must be positive.
         """
-        items = weights.items() if isinstance(weights, Mapping) else weights
+        items = weights.items() if isinstance(weights, Mapping) else _iterable(weights, "weights")
         merged: dict = {}
-        for x, w in items:
+        for pair in items:
+            try:
+                x, w = pair
+            except (TypeError, ValueError):
+                raise InputError(f"weights must be a mapping or (outcome, weight) pairs, not {pair!r}") from None
             if isinstance(w, bool) or not isinstance(w, int):
                 raise InputError(f"weight of outcome {x!r} must be an integer, not {w!r}")
             if w < 0:
                 raise InputError(f"weight of outcome {x!r} is negative ({w})")
             if w:
-                merged[x] = merged.get(x, 0) + w
+                try:
+                    merged[x] = merged.get(x, 0) + w
+                except TypeError:  # unhashable outcome
+                    _hashable(x)
+                    raise
         if not merged:
             raise InputError("a Dist needs at least one outcome with positive weight")
         return cls._make(merged, sum(merged.values()))
@@ -115,7 +123,9 @@ class Dist:
     @classmethod
     def from_probs(cls, probs: Mapping[Any, Any]) -> Dist:
         """A distribution from exact probabilities that must sum to exactly 1."""
-        fr = {x: _as_fraction(p, f"probability of {x!r}") for x, p in probs.items()}
+        if not isinstance(probs, Mapping):
+            raise InputError(f"probabilities must be a mapping {{outcome: probability}}, not {probs!r}")
+        fr = {_hashable(x): _as_fraction(p, f"probability of {x!r}") for x, p in probs.items()}
         for x, p in fr.items():
             if p < 0:
                 raise InputError(f"probability of {x!r} is negative ({p})")
@@ -127,12 +137,12 @@ class Dist:
     @classmethod
     def uniform(cls, outcomes: Iterable[Any]) -> Dist:
         """Each listed outcome equally likely (repeats count twice)."""
-        return cls.from_weights((x, 1) for x in outcomes)
+        return cls.from_weights((x, 1) for x in _iterable(outcomes, "outcomes"))
 
     @classmethod
     def constant(cls, outcome: Any) -> Dist:
         """The outcome with probability 1."""
-        return cls._make({outcome: 1}, 1, reduce=False)
+        return cls._make({_hashable(outcome): 1}, 1, reduce=False)
 
     @classmethod
     def bernoulli(cls, p: Any, success: Any = 1, failure: Any = 0) -> Dist:
@@ -141,6 +151,8 @@ class Dist:
         if not 0 <= p <= 1:
             raise InputError(f"p must be between 0 and 1, not {p}")
         d = p.denominator
+        if _hashable(success) == _hashable(failure):  # one outcome either way (a dict would drop a weight)
+            return cls.constant(success)
         return cls._make({success: p.numerator, failure: d - p.numerator}, d) if 0 < p < 1 else (
             cls.constant(success if p == 1 else failure)
         )
@@ -180,10 +192,10 @@ class Dist:
 
         This is a die whose faces are themselves dice.
         """
-        dists = list(dists)
+        dists = list(_iterable(dists, "dists"))
         if not dists:
             raise InputError("a mixture needs at least one distribution")
-        ws = [1] * len(dists) if weights is None else list(weights)
+        ws = [1] * len(dists) if weights is None else list(_iterable(weights, "weights"))
         if len(ws) != len(dists):
             raise InputError("a mixture needs one weight per distribution")
         return Dist.from_weights({i: w for i, w in enumerate(ws)}).then(lambda i: dists[i])
@@ -219,25 +231,32 @@ class Dist:
 
     def pmf(self, outcome: Any) -> Fraction:
         """P(X = outcome); 0 for an outcome outside the support."""
-        return Fraction(self._weights.get(outcome, 0), self._total)
+        return Fraction(self._weights.get(_hashable(outcome), 0), self._total)
 
     __getitem__ = pmf
 
     def prob(self, event: Callable[[Any], bool]) -> Fraction:
         """P(event(X)) for a predicate on outcomes."""
+        _callable(event, "event")
         return Fraction(sum(w for x, w in self._weights.items() if event(x)), self._total)
+
+    def _compare(self, x: Any, keep: Callable[[Any], bool]) -> Fraction:
+        try:
+            return self.prob(keep)
+        except TypeError:
+            raise InputError(f"cannot compare the outcomes {self.support()[:3]!r}... with {x!r}") from None
 
     def cdf(self, x: Any) -> Fraction:
         """P(X <= x)."""
-        return self.prob(lambda o: o <= x)
+        return self._compare(x, lambda o: o <= x)
 
     def sf(self, x: Any) -> Fraction:
         """P(X > x), the survival function (as in scipy.stats)."""
-        return self.prob(lambda o: o > x)
+        return self._compare(x, lambda o: o > x)
 
     def at_least(self, x: Any) -> Fraction:
         """P(X >= x)."""
-        return self.prob(lambda o: o >= x)
+        return self._compare(x, lambda o: o >= x)
 
     def at_most(self, x: Any) -> Fraction:
         """P(X <= x) (same as :meth:`cdf`)."""
@@ -262,14 +281,20 @@ class Dist:
 
     def mean(self) -> Fraction:
         """The exact expected value (numeric outcomes)."""
-        return Fraction(sum(x * w for x, w in self._weights.items()), self._total)
+        try:
+            return Fraction(sum(x * w for x, w in self._weights.items()), self._total)
+        except TypeError:
+            raise InputError(f"the mean needs exact numeric outcomes, not {self.support()[:3]!r}...") from None
 
     expect = mean
 
     def var(self) -> Fraction:
         """The exact variance (numeric outcomes)."""
         m = self.mean()
-        return Fraction(sum(x * x * w for x, w in self._weights.items()), self._total) - m * m
+        try:
+            return Fraction(sum(x * x * w for x, w in self._weights.items()), self._total) - m * m
+        except TypeError:
+            raise InputError(f"the variance needs exact numeric outcomes, not {self.support()[:3]!r}...") from None
 
     def std(self) -> Any:
         """The standard deviation as an exact sympy expression (sqrt of :meth:`var`)."""
@@ -286,6 +311,7 @@ class Dist:
     # ------------------------------------------------------------ transforms
     def map(self, f: Callable[[Any], Any]) -> Dist:
         """The distribution of ``f(X)``; equal images are merged. O(k)."""
+        _callable(f, "map")
         out: dict = {}
         for x, w in self._weights.items():
             y = f(x)
@@ -299,6 +325,7 @@ class Dist:
         certain). Cost O(sum of the kernel outputs' sizes) big-integer
         multiply-adds, plus one gcd pass.
         """
+        _callable(kernel, "then")
         parts = []
         lcm = 1
         for x, w in self._weights.items():
@@ -323,6 +350,7 @@ class Dist:
         """
         if not isinstance(other, Dist):
             other = Dist.constant(other)
+        _callable(op, "combine")
         out: dict = {}
         for x, w in self._weights.items():
             for y, v in other._weights.items():
@@ -359,12 +387,15 @@ class Dist:
         check_size(n * max(1, len(self._weights)), f"the sum of {n} copies")
         result = Dist.constant(0)
         base = self
-        while n:
-            if n & 1:
-                result = result + base
-            n >>= 1
-            if n:
-                base = base + base
+        try:
+            while n:
+                if n & 1:
+                    result = result + base
+                n >>= 1
+                if n:
+                    base = base + base
+        except TypeError:
+            raise InputError(f"a sum needs numeric outcomes, not {self.support()[:3]!r}...") from None
         return result
 
     def joint(self, other: Dist) -> Dist:
@@ -381,12 +412,18 @@ class Dist:
         """
         if callable(key):
             return self.map(key)
-        if isinstance(key, int):
-            return self.map(lambda x: x[key])
-        return self.map(lambda x: x[key] if isinstance(x, Mapping) else getattr(x, key))
+        if isinstance(key, bool) or not isinstance(key, (int, str)):
+            raise InputError(f"a marginal's key is an index, a field name or a function, not {key!r}")
+        try:
+            if isinstance(key, int):
+                return self.map(lambda x: x[key])
+            return self.map(lambda x: x[key] if isinstance(x, Mapping) else getattr(x, key))
+        except (TypeError, IndexError, KeyError, AttributeError):
+            raise InputError(f"the outcomes {self.support()[:3]!r}... have no part {key!r}") from None
 
     def condition(self, event: Callable[[Any], bool]) -> Dist:
         """The distribution given ``event``; an event of probability 0 is an error."""
+        _callable(event, "condition")
         kept = {x: w for x, w in self._weights.items() if event(x)}
         if not kept:
             raise InputError("cannot condition on an event of probability 0")
@@ -414,6 +451,8 @@ class Dist:
         locates it in the cumulative weights (O(log k) per draw).
         """
         n = _check_count(n, "n")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str, bytes))):
+            raise InputError(f"a seed is a whole number or text, not {seed!r}")
         rng = random.Random(seed)
         support = self.support()
         cum = []
@@ -468,6 +507,29 @@ class Dist:
 
 def _add(x: Any, y: Any) -> Any:
     return x + y
+
+
+def _hashable(x: Any) -> Any:
+    """``x`` if it can be an outcome (hashable), else an InputError."""
+    try:
+        hash(x)
+    except TypeError:
+        raise InputError(f"an outcome must be hashable (a number, text, tuple...), not {x!r}") from None
+    return x
+
+
+def _iterable(xs: Any, what: str) -> Any:
+    """``xs`` if it can be iterated (strings count), else an InputError."""
+    try:
+        iter(xs)
+    except TypeError:
+        raise InputError(f"{what} must be a collection, not {xs!r}") from None
+    return xs
+
+
+def _callable(f: Any, what: str) -> None:
+    if not callable(f):
+        raise InputError(f"{what} needs a function, not {f!r}")
 
 
 def _check_count(n: Any, what: str) -> int:

@@ -48,9 +48,18 @@ class Target:
     value: int = 0
     sides: int = 6
 
+    def __post_init__(self) -> None:
+        _check_sides(self.sides)
+        if self.kind not in ("at_least", "auto", "fail"):
+            raise InputError(f"a target's kind is 'at_least', 'auto' or 'fail', not {self.kind!r}")
+        if self.kind == "at_least" and (isinstance(self.value, bool) or not isinstance(self.value, int)
+                                        or not 2 <= self.value <= self.sides):
+            raise InputError(f"target {self.value!r}+ is not allowed on a d{self.sides}: use 2+ to {self.sides}+")
+
     @classmethod
     def at_least(cls, value: int, sides: int = 6) -> Target:
         """``value+`` on a die of ``sides``: 2 <= value <= sides, else an error."""
+        _check_sides(sides)
         if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= sides:
             raise InputError(
                 f"target {value!r}+ is not allowed on a d{sides}: use 2+ to {sides}+, "
@@ -71,6 +80,9 @@ class Target:
     @classmethod
     def clamped(cls, value: int, sides: int = 6) -> Target:
         """A computed threshold: ``value <= 1`` is auto, ``value > sides`` is fail."""
+        _check_sides(sides)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f"a target threshold must be a whole number, not {value!r}")
         if value <= 1:
             return cls.auto(sides)
         if value > sides:
@@ -82,6 +94,7 @@ class Target:
         """Read ``"4+"``, ``"auto"`` (or ``"A"``) or ``"fail"`` (or ``"F"``)."""
         if isinstance(text, Target):
             return text
+        _check_sides(sides)
         if isinstance(text, int) and not isinstance(text, bool):
             text = f"{text}+"
         if not isinstance(text, str):
@@ -121,9 +134,30 @@ class Target:
 
 def classify(die: Dist, category: Callable[[Any], Hashable]) -> Dist:
     """The die's distribution over categories (e.g. hit/miss x even/odd). O(faces)."""
-    return die.map(category)
+    return check_die(die).map(category)
 
 
 def success(die: Dist, target: Target) -> Dist:
     """1 if the die meets ``target``, else 0."""
-    return die.map(lambda f: int(target.succeeds(f)))
+    check_target(target)
+    return check_die(die).map(lambda f: int(target.succeeds(f)))
+
+
+def _check_sides(sides: Any) -> int:
+    if isinstance(sides, bool) or not isinstance(sides, int) or not 1 <= sides <= MAX_SIDES:
+        raise InputError(f"a die has 1 to {MAX_SIDES} sides, not {sides!r}")
+    return sides
+
+
+def check_die(die: Any, what: str = "die") -> Dist:
+    """``die`` if it is a :class:`~exactodds.core.Dist`, else an InputError."""
+    if not isinstance(die, Dist):
+        raise InputError(f"{what} must be a Dist (e.g. d6 or d(8)), not {die!r}")
+    return die
+
+
+def check_target(target: Any, what: str = "target") -> Target:
+    """``target`` if it is a :class:`Target`, else an InputError (use ``Target.parse('4+')``)."""
+    if not isinstance(target, Target):
+        raise InputError(f"{what} must be a Target (e.g. Target.parse('4+')), not {target!r}")
+    return target

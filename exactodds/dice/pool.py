@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from ..core import Dist, InputError, check_size
 from ..core.dist import _check_count
+from .die import check_die
 
 
 def successes(n: int, p: Any) -> Dist:
@@ -38,6 +40,9 @@ def pool_counts(n: int, die: Dist, order: Sequence[Hashable] | None = None) -> D
     O(C(n+k-1, k-1) * k) big-integer products (refused above the state limit).
     """
     n = _check_count(n, "number of dice")
+    check_die(die)
+    if order is not None and (isinstance(order, (str, bytes)) or not isinstance(order, Sequence)):
+        raise InputError(f"order must be a list of the die's categories, not {order!r}")
     cats = list(die.support() if order is None else order)
     if set(cats) != set(die.support()) or len(cats) != len(set(cats)):
         raise InputError(f"order must list each category of the die once: {die.support()}")
@@ -71,7 +76,7 @@ def multiset(n: int, die: Dist) -> Dist:
     Built from :func:`pool_counts` over the faces: O(C(n+s-1, s-1)) outcomes
     for ``s`` faces.
     """
-    faces = die.support()
+    faces = check_die(die).support()
     counts = pool_counts(n, die, faces)
 
     def expand(c: tuple) -> tuple:
@@ -85,18 +90,20 @@ def multiset(n: int, die: Dist) -> Dist:
 
 def keep_highest(n: int, die: Dist, keep: int) -> Dist:
     """Sum of the ``keep`` highest of ``n`` dice (e.g. 3D6 keep two highest)."""
-    _check_keep(n, keep)
+    _check_keep(n, keep, die)
     return multiset(n, die).map(lambda t: sum(t[:keep]))
 
 
 def keep_lowest(n: int, die: Dist, keep: int) -> Dist:
     """Sum of the ``keep`` lowest of ``n`` dice."""
-    _check_keep(n, keep)
+    _check_keep(n, keep, die)
     return multiset(n, die).map(lambda t: sum(t[n - keep:]))
 
 
-def _check_keep(n: int, keep: int) -> None:
+def _check_keep(n: int, keep: int, die: Dist) -> None:
     _check_count(n, "number of dice")
     _check_count(keep, "number of dice kept")
+    if any(isinstance(f, bool) or not isinstance(f, (int, Fraction)) for f in check_die(die).support()):
+        raise InputError(f"keeping dice adds their faces: the die's faces must be numbers, not {die.support()!r}")
     if keep > n:
         raise InputError(f"cannot keep {keep} dice out of {n}")

@@ -10,9 +10,9 @@ from collections.abc import Callable, Collection
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ..core import Dist, check_size
-from ..core.dist import _check_count
-from .die import Target, d
+from ..core import Dist, InputError, check_size
+from ..core.dist import _as_fraction, _check_count
+from .die import Target, check_die, check_target, d
 
 
 class Roll(NamedTuple):
@@ -28,7 +28,8 @@ def reroll_once(die: Dist, should_reroll: Collection[Any] | Callable[[Any], bool
     Outcomes are :class:`Roll` pairs, so a rule can use a different target
     for rerolled dice. O(faces^2).
     """
-    pred = should_reroll if callable(should_reroll) else (lambda f, s=frozenset(should_reroll): f in s)
+    check_die(die)
+    pred = should_reroll if callable(should_reroll) else (lambda f, s=_faces(should_reroll): f in s)
     return die.then(lambda f: die.map(lambda g: Roll(g, True)) if pred(f) else Dist.constant(Roll(f, False)))
 
 
@@ -43,17 +44,21 @@ def target_with_reroll(
 
     The 40K 6th-edition BS 6-10 row is ``target_with_reroll(2+, {1}, Y+)``.
     """
+    check_target(target)
+    if reroll_target is not None:
+        check_target(reroll_target, "reroll target")
+    faces = _faces(reroll_faces)
     if target.kind != "at_least":
         return target.chance()
     second = target if reroll_target is None else reroll_target
-    rolls = reroll_once(d(sides), reroll_faces)
+    rolls = reroll_once(d(sides), faces)
     return rolls.prob(lambda r: (second if r.rerolled else target).succeeds(r.face))
 
 
 def reroll_failed_chance(p_first: Any, p_reroll: Any | None = None) -> Fraction:
     """P(success) when every failed die is rerolled once: ``p + (1 - p) p2``."""
-    p = Fraction(p_first)
-    p2 = p if p_reroll is None else Fraction(p_reroll)
+    p = _chance(p_first, "p_first")
+    p2 = p if p_reroll is None else _chance(p_reroll, "p_reroll")
     return p + (1 - p) * p2
 
 
@@ -68,8 +73,8 @@ def reroll_up_to(n: int, k: int, p_first: Any, p_reroll: Any | None = None) -> D
     """
     n = _check_count(n, "number of dice")
     k = _check_count(k, "reroll budget")
-    p = Fraction(p_first)
-    p2 = p if p_reroll is None else Fraction(p_reroll)
+    p = _chance(p_first, "p_first")
+    p2 = p if p_reroll is None else _chance(p_reroll, "p_reroll")
     cache: dict[int, Dist] = {}
 
     def after(f: int) -> Dist:
@@ -88,11 +93,32 @@ def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> 
     O(depth x faces^2) after merging equal totals.
     """
     depth = _check_count(depth, "explosion depth")
+    check_die(die)
+    if any(isinstance(f, bool) or not isinstance(f, (int, Fraction)) for f in die.support()):
+        raise InputError(f"an exploding die adds its rolls: its faces must be numbers, not {die.support()!r}")
     check_size(depth * len(die) ** 2, f"an exploding die to depth {depth}")
-    faces = {max(die.support())} if faces is None else set(faces)
+    faces = {max(die.support())} if faces is None else _faces(faces)
     result = die
     for _ in range(depth):
         prev = result
         result = die.then(lambda f, prev=prev: prev + f if f in faces else Dist.constant(f))
     return result
 
+
+
+def _chance(p: Any, what: str) -> Fraction:
+    """An exact probability in [0, 1] (floats refused: they are not exact)."""
+    q = _as_fraction(p, what)
+    if not 0 <= q <= 1:
+        raise InputError(f"{what} must be a probability from 0 to 1, not {q}")
+    return q
+
+
+def _faces(faces: Any) -> frozenset:
+    """A collection of faces as a frozenset (an InputError for a single number or unhashable faces)."""
+    if isinstance(faces, (str, bytes)) or not isinstance(faces, Collection):
+        raise InputError(f"faces must be a collection such as {{1}} or [1, 2], not {faces!r}")
+    try:
+        return frozenset(faces)
+    except TypeError:
+        raise InputError(f"faces must be hashable values, not {faces!r}") from None
