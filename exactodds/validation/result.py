@@ -389,7 +389,8 @@ class ValidationResult:
         return self.to_text()
 
     def __repr__(self) -> str:
-        return f"<ValidationResult {self.verdict}: n={self.n:,}, p={_pval(self.p_value)}, alpha={self.alpha:g}>"
+        p = _pval(self.p_value)
+        return f"<ValidationResult {self.verdict}: n={self.n:,}, p{' ' if p.startswith('<') else '='}{p}, alpha={self.alpha:g}>"
 
     def _repr_html_(self) -> str:
         e = html.escape
