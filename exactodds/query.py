@@ -262,15 +262,7 @@ class Query:
     @classmethod
     def from_toml(cls, path: str | Path) -> Query:
         """Read a TOML query file (``system``, optional ``command``, ``[params]``)."""
-        doc = load_toml(path)
-        no_unknown_keys(doc, TOP_LEVEL_KEYS, path)
-        system = require(doc, "system", str, path)
-        command = optional(doc, "command", str, path)
-        optional(doc, "description", str, path)
-        params = optional(doc, "params", dict, path, default={})
-        query = cls(system, command, dict(params), base=Path(path).resolve().parent, source=str(path))
-        query.command_object()  # refuse an unknown system or command now
-        return query
+        return cls._from_doc(load_toml(path), Path(path).resolve().parent, str(path))
 
     @classmethod
     def from_text(cls, text: str, base: str | Path | None = None, source: str = "<query>") -> Query:
@@ -281,13 +273,17 @@ class Query:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise InputError(f"{source}: invalid TOML: {e}") from None
+        return cls._from_doc(doc, None if base is None else Path(base), source)
+
+    @classmethod
+    def _from_doc(cls, doc: dict, base: Path | None, source: str) -> Query:
         no_unknown_keys(doc, TOP_LEVEL_KEYS, source)
         system = require(doc, "system", str, source)
         command = optional(doc, "command", str, source)
         optional(doc, "description", str, source)
         params = optional(doc, "params", dict, source, default={})
-        query = cls(system, command, dict(params), base=None if base is None else Path(base), source=source)
-        query.command_object()
+        query = cls(system, command, dict(params), base=base, source=source)
+        query.command_object()  # refuse an unknown system or command now
         return query
 
     @classmethod
