@@ -163,7 +163,7 @@ def test_relative_profile_paths_are_read_from_the_query_folder(echo_group: dict,
     folder = tmp_path / "queries"
     folder.mkdir()
     text = ('system = "testsys"\ncommand = "echo"\n[params]\ncount = 1\ntarget = "units/unit.toml"\n'
-            f'profile = "data.txt"\nname = "plain.toml.txt"\n')
+            'profile = "data.txt"\nname = "plain.toml.txt"\n')
     path = write(folder, "q.toml", text)
     monkeypatch.chdir(tmp_path)  # elsewhere than the query file
     Query.from_toml(Path("queries") / "q.toml").answer()

@@ -16,6 +16,9 @@ Which test, and why (the choice is reported with the result):
   count below :data:`MIN_EXPECTED` (Cochran's rule) with their neighbours
   (ordered outcomes) or into one "other" cell; the pooled outcomes are
   named;
+- **few samples over many outcomes** (too many count vectors for the exact
+  test, too few samples for the chi-square): the exact test on cells pooled
+  to an expected count of at least 1 (or more, until it is small enough);
 - and for **ordered numeric outcomes** with three or more values, a test
   for a shifted distribution as well: the z-test of the sample mean
   against the exact mean and variance (from n >= :data:`MEAN_TEST_MIN_N`).
@@ -33,6 +36,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+
 from ..core import Dist, InputError, max_states
 from ..dice.pool import compositions_count, pool_counts
 from .samples import Samples, outcome_fields, outcome_text

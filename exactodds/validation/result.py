@@ -396,7 +396,7 @@ class ValidationResult:
         e = html.escape
         ok = self.consistent
         color = "#1a7f37" if ok else "#cf222e"
-        parts = [f'<div class="exactodds-validation" style="font-size:13px;line-height:1.4">',
+        parts = ['<div class="exactodds-validation" style="font-size:13px;line-height:1.4">',
                  f'<div style="font-weight:600;color:{color};margin-bottom:4px">{e(self.headline())}</div>',
                  f"<div>{self.n:,} samples from <code>{e(self.samples.source)}</code> against "
                  f"<code>{e(self.subject)}</code></div>"]
