@@ -37,6 +37,9 @@ from ..core import Dist, InputError
 MAX_LINE_CHARS = 1_000_000
 """Longest line read from a sample file (a longer one is refused, never loaded whole)."""
 
+MAX_COUNT = 10**12
+"""Largest count accepted on one row (and in all): far beyond any simulation, small enough for the tests."""
+
 MAX_IMPOSSIBLE_KINDS = 20
 """How many distinct impossible outcomes are kept by name; further ones are only counted."""
 
@@ -243,15 +246,21 @@ class Samples:
 
 
 def _count(value: Any, source: str, where: str) -> int:
+    shown = value if not isinstance(value, str) or len(value) <= 30 else value[:30] + "..."
     if isinstance(value, str):
         text = value.strip()
-        if not _INT.fullmatch(text) or int(text) < 0:
-            raise InputError(f"{source}: {where}: count {value!r} is not a whole number 0 or more")
-        value = int(text)
+        if not _INT.fullmatch(text) or text.startswith("-"):
+            raise InputError(f"{source}: {where}: count {shown!r} is not a whole number 0 or more")
+        if len(text.lstrip("+0")) > len(str(MAX_COUNT)):
+            value = MAX_COUNT + 1
+        else:
+            value = int(text)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(f"{source}: {where}: count {value!r} is not a whole number 0 or more")
+        raise InputError(f"{source}: {where}: count {shown!r} is not a whole number 0 or more")
+    if value > MAX_COUNT:
+        raise InputError(f"{source}: {where}: count {shown!r} is more than {MAX_COUNT:,} samples")
     return value
 
 
@@ -265,11 +274,15 @@ class _Counter:
         self.impossible: dict[tuple[str, ...], ImpossibleOutcome] = {}
         self.impossible_more = 0
         self.rows = 0
+        self.total = 0
 
     def add_key(self, key: tuple[str, ...], count: int, line: int | None) -> None:
         self.rows += 1
         if not count:
             return
+        self.total += count
+        if self.total > MAX_COUNT:
+            raise InputError(f"{self.source}: line {line}: more than {MAX_COUNT:,} samples in all")
         x = self.index.by_key.get(key)
         if x is not None or key in self.index.by_key:
             self.counts[x] = self.counts.get(x, 0) + count
