@@ -276,3 +276,11 @@ def test_resolve_in_order_applies_the_kernels_in_turn(items: list) -> None:
     got = resolve_in_order(dist, lambda s: s, lambda s: 1, [_step, double])
     expected = dist.then(lambda s: iterate(Dist.constant(s[1]), double, iterate(Dist.constant(s[0]), _step, 1)))
     assert got == expected
+
+
+def test_automatic_columns_cost_nothing_whatever_the_count() -> None:
+    huge = 10**30
+    assert hit_rolls(huge, 1, snap=True) == Dist.constant(HitRoll(0, 0))
+    assert hit_rolls(huge, 10) == Dist.constant(HitRoll(huge, huge))
+    assert penetration_rolls(huge, 10, 5) == Dist.constant(Penetration(0, huge))
+    assert penetration_rolls(huge, 3, 14) == Dist.constant(Penetration(0, 0))

@@ -158,7 +158,7 @@ def register(main: click.Group) -> None:
     @click.option("--reaction", type=click.Choice(REACTIONS), default=None,
                   help="The target's reaction: shield (+1 T), smoke (Shrouded 5+), medic (recovery rolls).")
     @click.option("--medic-roll", type=TargetType(), default=None,
-                  help="The Medic's recovery roll, X+ (required with --reaction medic).")
+                  help="The Medic's recovery roll, X+ (with --reaction medic; the seed does not give it).")
     @click.option("--facing", type=click.Choice(FACINGS), default=None,
                   help="Armour facing hit, for vehicle targets (default front).")
     @click.option("--order", multiple=True, metavar="GROUP",

@@ -44,6 +44,9 @@ def hit_rolls(shots: int, bs: int, snap: bool = False) -> Dist:
     """
     die = hit_die(hit_entry(bs, snap))
     cats = die.support()
+    if len(cats) == 1:  # "A" or "F": nothing is rolled, O(1) whatever the number of shots
+        only = cats[0]
+        return Dist.constant(HitRoll(shots if only != "miss" else 0, shots if only == "crit" else 0))
     counts = pool_counts(shots, die, cats)
     i_hit = cats.index("hit") if "hit" in cats else None
     i_crit = cats.index("crit") if "crit" in cats else None
