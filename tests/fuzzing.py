@@ -47,7 +47,7 @@ from typing import Any
 
 import click
 from click.testing import CliRunner, Result
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 from exactodds.cli import main
@@ -68,12 +68,20 @@ work (a safety net against hanging CI, not a timing assertion)."""
 SCALE = max(1, int(os.environ.get("EXACTODDS_FUZZ_SCALE", "1") or 1))
 
 
+SHRINK = os.environ.get("EXACTODDS_FUZZ_SHRINK", "") not in ("", "0")
+
+
 def fuzz_settings(max_examples: int) -> settings:
-    """Reproducible hypothesis settings: no example database, derandomized, no deadline."""
+    """Reproducible hypothesis settings: no example database, derandomized, no deadline.
+
+    No shrinking unless ``EXACTODDS_FUZZ_SHRINK=1``: a failing case is reported
+    as found (command lines are short anyway), and a failure costs CI no extra
+    minutes of shrinking."""
+    phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if SHRINK else [])
     return settings(max_examples=max_examples * SCALE, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much],
-                    print_blob=False)
+                    print_blob=False, phases=phases)
 
 
 # --------------------------------------------------------------------------- command tree

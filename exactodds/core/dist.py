@@ -25,6 +25,9 @@ from .limits import check_size
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
 
+MAX_DRAWS = 100_000_000
+"""At most this many draws in one :meth:`Dist.sample` call (the list alone would take gigabytes)."""
+
 Kernel = Callable[[Any], "Dist"]
 """A rule step on one state: ``state -> Dist`` of next states (a Markov kernel)."""
 
@@ -451,6 +454,9 @@ class Dist:
         locates it in the cumulative weights (O(log k) per draw).
         """
         n = _check_count(n, "n")
+        if n > MAX_DRAWS:  # a list of n draws: O(n) time and memory
+            raise InputError(f"{n:,} draws is more than {MAX_DRAWS:,} in one call; draw in several calls "
+                             "with different seeds")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str, bytes))):
             raise InputError(f"a seed is a whole number or text, not {seed!r}")
         rng = random.Random(seed)

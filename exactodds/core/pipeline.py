@@ -179,6 +179,8 @@ def iterate(count: Dist, kernel: Kernel, start: Dist | Any) -> Dist:
     kernel branching), equal states merged after every application; this is
     how "allocate each of the N unsaved wounds in turn" is computed.
     """
+    if not isinstance(count, Dist):
+        raise InputError(f"a repeat count must be a Dist over whole numbers (e.g. Dist.constant(3)), not {count!r}")
     bad = [n for n in count.support() if isinstance(n, bool) or not isinstance(n, int) or n < 0]
     if bad:
         raise InputError(f"a repeat count must be a whole number 0 or more, not {bad[0]!r}")
