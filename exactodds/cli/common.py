@@ -187,11 +187,24 @@ def render_answer(answer: Answer, fmt: str) -> str:
     O(outcomes + d) and refuses, with the size, before any of that work.
     """
     dist = answer.dist
-    digits = decimal_digits(dist.denominator)
-    if answer.mean is not None:
-        digits = max(digits, decimal_digits(answer.mean.denominator), decimal_digits(answer.mean.numerator))
-    check_digits(len(dist) + 1, digits, "the answer")
+    numbers = [answer.mean, *_fractions(answer.extras)]
+    digits = max([decimal_digits(dist.denominator)]
+                 + [decimal_digits(x) for f in numbers if f is not None for x in (f.numerator, f.denominator)])
+    check_digits(len(dist) + len(numbers), digits, "the answer")
     return answer.render(fmt).rstrip("\n")
+
+
+def _fractions(value: Any) -> list:
+    """The Fractions inside an answer's extras (nested in dicts, lists and tuples)."""
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return [f for v in value for f in _fractions(v)]
+    return []
 
 
 def format_option(f: Callable) -> Callable:
