@@ -248,6 +248,9 @@ class ShootingAttack:
     conditions: Conditions = field(default_factory=Conditions)
 
     def __post_init__(self) -> None:
+        for value, kind in ((self.attacker, AttackingUnit), (self.target, TargetUnit), (self.conditions, Conditions)):
+            if not isinstance(value, kind):
+                raise InputError(f"a shooting attack needs a {kind.__name__}, not {value!r:.60}")
         check_eligibility(self.attacker, self.target)
         check_reaction(self.target, self.conditions)
         self.groups  # noqa: B018  (builds and checks the fire groups)
@@ -281,7 +284,8 @@ class ShootingAttack:
         state limit. Bound: U = W + 1 target states (x 8 for vehicles); a group of
         n shots after k earlier groups holds at most (n + 1)^2 x U x U_in states
         in its saves step (U_in = 1 for the first group)."""
-        total = sum(self.start().left)
+        check_size(self.target.size(), f"the {self.target.size():,} models of {self.target.name!r}")
+        total = sum(m.count * m.starting_wounds for m in self.target.models)
         units = (total + 1) * (2 ** len(STATUSES) if self.target.is_vehicle else 1)
         incoming = 1
         for g in self.groups:

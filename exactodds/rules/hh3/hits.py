@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...core import Dist
+from ...core import Dist, InputError
 from ...dice import d6, pool_counts
 from .tables import HitEntry, hit_entry
 
@@ -42,6 +42,8 @@ def hit_rolls(shots: int, bs: int, snap: bool = False) -> Dist:
     Otherwise the multinomial closed form over (miss, hit, crit):
     O(C(shots + 2, 2)) = O(shots^2) outcomes, each one big-integer product.
     """
+    if not isinstance(snap, bool):
+        raise InputError(f"snap must be true or false, not {snap!r:.60}")
     die = hit_die(hit_entry(bs, snap))
     cats = die.support()
     if len(cats) == 1:  # "A" or "F": nothing is rolled, O(1) whatever the number of shots

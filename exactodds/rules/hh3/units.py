@@ -34,6 +34,46 @@ def _save(value: int | None, what: str) -> int | None:
     return None if value is None else _whole(value, what, 2, 6)
 
 
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be text, not {value!r:.60}")
+    return value
+
+
+def _flag(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"{what} must be true or false, not {value!r:.60}")
+    return value
+
+
+def _choice(value: object, what: str, allowed: tuple[str, ...], optional: bool = True) -> None:
+    if value is None and optional:
+        return
+    if not isinstance(value, str) or value not in allowed:
+        raise InputError(f"{what} {value!r:.60} is not allowed: use {', '.join(allowed)}")
+
+
+def _names(obj: object, attr: str, what: str, allowed: tuple[str, ...]) -> None:
+    """Normalise a collection of names to a frozenset, refusing anything else."""
+    value = getattr(obj, attr)
+    if isinstance(value, (str, bytes)) or not isinstance(value, (frozenset, set, list, tuple)):
+        raise InputError(f"{what} must be a collection of names ({', '.join(allowed)}), not {value!r:.60}")
+    bad = [v for v in value if not isinstance(v, str) or v not in allowed]
+    if bad:
+        raise InputError(f"{what}: {bad[0]!r:.60} is not modelled; allowed: {', '.join(allowed)}")
+    object.__setattr__(obj, attr, frozenset(value))
+
+
+def _members(obj: object, attr: str, what: str, kind: type) -> None:
+    """Normalise a non-empty sequence of ``kind`` to a tuple, refusing anything else."""
+    value = getattr(obj, attr)
+    if not isinstance(value, (tuple, list)) or not all(isinstance(v, kind) for v in value):
+        raise InputError(f"{what} must be a list of {kind.__name__}, not {value!r:.60}")
+    if not value:
+        raise InputError(f"{what} is empty")
+    object.__setattr__(obj, attr, tuple(value))
+
+
 @dataclass(frozen=True)
 class Weapon:
     """A ranged weapon profile. ``ap`` is None for a weapon without AP ("-")."""
@@ -46,15 +86,13 @@ class Weapon:
     traits: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        _text(self.name, "a weapon's name")
         _whole(self.firepower, f"weapon {self.name!r}: firepower", 1)
         _whole(self.strength, f"weapon {self.name!r}: strength", 1, 10)
         if self.ap is not None:
             _whole(self.ap, f"weapon {self.name!r}: ap", 1, 6)
         _whole(self.damage, f"weapon {self.name!r}: damage", 1)
-        unknown = sorted(set(self.traits) - set(WEAPON_TRAITS))
-        if unknown:
-            raise InputError(f"weapon {self.name!r}: trait {unknown[0]!r} is not modelled; "
-                             f"allowed traits: {', '.join(WEAPON_TRAITS)}")
+        _names(self, "traits", f"weapon {self.name!r}: traits", WEAPON_TRAITS)
 
 
 @dataclass(frozen=True)
@@ -67,8 +105,11 @@ class FiringModels:
     weapon: Weapon
 
     def __post_init__(self) -> None:
+        _text(self.name, "firing models' name")
         _whole(self.count, f"models {self.name!r}: count", 1)
         _whole(self.bs, f"models {self.name!r}: bs", 1)
+        if not isinstance(self.weapon, Weapon):
+            raise InputError(f"models {self.name!r}: weapon must be a Weapon, not {self.weapon!r:.60}")
 
 
 @dataclass(frozen=True)
@@ -83,8 +124,10 @@ class AttackingUnit:
     pinned: bool = False
 
     def __post_init__(self) -> None:
-        if not self.models:
-            raise InputError(f"attacking unit {self.name!r} has no models")
+        _text(self.name, "the attacking unit's name")
+        _members(self, "models", f"attacking unit {self.name!r}: models", FiringModels)
+        for key in ("rushed", "locked_in_combat", "embarked", "pinned"):
+            _flag(getattr(self, key), f"attacking unit {self.name!r}: {key}")
 
 
 @dataclass(frozen=True)
@@ -125,8 +168,11 @@ class TargetModels:
     hull_points: int | None = None
 
     def __post_init__(self) -> None:
-        where = f"target models {self.name!r}"
+        where = f"target models {_text(self.name, 'target models name')!r}"
         _whole(self.count, f"{where}: count", 1)
+        _flag(self.medic, f"{where}: medic")
+        if self.armour is not None and not isinstance(self.armour, Armour):
+            raise InputError(f"{where}: armour must be an Armour (front, side, rear), not {self.armour!r:.60}")
         if self.is_vehicle:
             if self.hull_points is None:
                 raise InputError(f"{where}: a vehicle needs hull_points")
@@ -174,23 +220,20 @@ class TargetUnit:
     statuses: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        where = f"target unit {self.name!r}"
-        if not self.models:
-            raise InputError(f"{where} has no models")
+        where = f"target unit {_text(self.name, 'the target unit name')!r}"
+        _members(self, "models", f"{where}: models", TargetModels)
         _whole(self.leadership, f"{where}: leadership", 1, 12)
         if self.cool is not None:
             _whole(self.cool, f"{where}: cool", 1, 12)
+        for key in ("embarked", "in_reserve", "engaged", "out_of_coherency"):
+            _flag(getattr(self, key), f"{where}: {key}")
         if self.out_of_coherency and self.cool is None:
             raise InputError(f"{where}: out_of_coherency needs the unit's cool characteristic for the Cool test")
         kinds = {m.is_vehicle for m in self.models}
         if len(kinds) > 1:
             raise InputError(f"{where} mixes vehicles and non-vehicles; give one kind per unit")
-        unknown = sorted(set(self.traits) - set(UNIT_TRAITS))
-        if unknown:
-            raise InputError(f"{where}: trait {unknown[0]!r} is not modelled; allowed: {', '.join(UNIT_TRAITS)}")
-        bad = sorted(set(self.statuses) - set(STATUSES))
-        if bad:
-            raise InputError(f"{where}: status {bad[0]!r} is not a vehicle status; allowed: {', '.join(STATUSES)}")
+        _names(self, "traits", f"{where}: traits", UNIT_TRAITS)
+        _names(self, "statuses", f"{where}: statuses (vehicle statuses)", STATUSES)
 
     @property
     def is_vehicle(self) -> bool:
@@ -200,10 +243,6 @@ class TargetUnit:
     def expanded(self) -> tuple[TargetModels, ...]:
         """One entry per model, in file order (the allocation order)."""
         return tuple(m for m in self.models for _ in range(m.count))
-
-    def entry_of_model(self) -> tuple[int, ...]:
-        """For each model (file order), the index of its entry in ``models``."""
-        return tuple(i for i, m in enumerate(self.models) for _ in range(m.count))
 
     def size(self) -> int:
         """Number of models at the start of the attack."""
@@ -230,12 +269,17 @@ class Conditions:
     crits_first: bool = True
 
     def __post_init__(self) -> None:
-        if self.cover is not None and self.cover not in COVER_SAVES:
-            raise InputError(f"cover {self.cover!r} is not allowed: use {', '.join(COVER_SAVES)}")
-        if self.reaction is not None and self.reaction not in REACTIONS:
-            raise InputError(f"reaction {self.reaction!r} is not allowed: use {', '.join(REACTIONS)}")
-        if self.facing not in FACINGS:
-            raise InputError(f"facing {self.facing!r} is not allowed: use {', '.join(FACINGS)}")
+        _choice(self.cover, "cover", tuple(COVER_SAVES))
+        _choice(self.reaction, "reaction", REACTIONS)
+        _choice(self.facing, "facing", FACINGS, optional=False)
+        for key in ("overwatch", "pinned", "intercept", "crits_first"):
+            _flag(getattr(self, key), f"conditions: {key}")
+        if self.medic_roll is not None and not isinstance(self.medic_roll, Target):
+            raise InputError(f"the medic roll must be a Target (e.g. Target.parse('5+')), not {self.medic_roll!r:.60}")
+        if isinstance(self.order, (str, bytes)) or not isinstance(self.order, (tuple, list)) or \
+                not all(isinstance(g, str) for g in self.order):
+            raise InputError(f"the fire group order must be a list of group names, not {self.order!r:.60}")
+        object.__setattr__(self, "order", tuple(self.order))
         if self.overwatch and self.cover is not None:
             raise InputError("Overwatch fire gives the target no cover save: drop the cover (or --overwatch)")
         if self.overwatch and self.reaction is not None:
