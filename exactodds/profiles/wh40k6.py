@@ -74,6 +74,8 @@ def _melee(m: dict, path: Path, where: str, needed: bool) -> Melee | None:
 
 def load_unit(path: str | Path, melee: bool = False) -> Unit:
     """Read a unit file; ``melee=True`` requires every model's close-combat profile."""
+    if not isinstance(path, (str, Path)):
+        raise InputError(f"a unit file is given by its path (text), not {path!r:.60}")
     path = Path(path)
     doc = load_toml(path)
     no_unknown_keys(doc, UNIT_KEYS, path)

@@ -31,7 +31,7 @@ CHARGE_ROLLS: dict[str, tuple[str, int, int]] = {
 
 def charge_roll(method: str = "2d6") -> Dist:
     """The distance (inches) rolled by one charge method. O(1) (at most 56 multisets)."""
-    if method not in CHARGE_ROLLS:
+    if not isinstance(method, str) or method not in CHARGE_ROLLS:
         raise InputError(f"unknown charge roll {method!r}: use one of {', '.join(CHARGE_ROLLS)}")
     if method == "2d6":
         return two_d6()
@@ -48,8 +48,12 @@ def slowest(methods: Iterable[str]) -> str:
     tests), so the slowest is also the one with the lowest mean and it does
     not depend on the distance. The unit makes one roll with that method.
     """
-    chosen = list(dict.fromkeys(methods)) or ["2d6"]
-    return min(chosen, key=lambda m: charge_roll(m).mean())
+    if isinstance(methods, str):
+        methods = [methods]
+    if not isinstance(methods, (list, tuple, set, frozenset)):
+        raise InputError(f"charge rolls must be a list of methods ({', '.join(CHARGE_ROLLS)}), not {methods!r:.60}")
+    rolls = {m: charge_roll(m) for m in methods} or {"2d6": charge_roll("2d6")}
+    return min(rolls, key=lambda m: rolls[m].mean())
 
 
 def unit_charge_roll(methods: Iterable[str] = ("2d6",)) -> Dist:

@@ -20,7 +20,7 @@ from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
 from ..allocation import AllocModel, Damage, Recipient, UnitState, closest_first, wound_kernel
 from ..common import best_save
-from .units import Melee, Model, Unit, majority
+from .units import Melee, Model, Unit, majority, require_type, whole
 
 LOOK_OUT_SIR_ROLL = Target.at_least(4)
 """Seed, "Attention, Chef": "Sur un 4+, la tentative réussit. La blessure est
@@ -37,6 +37,9 @@ def alloc_models(unit: Unit, ap: int | None, cover_allowed: bool = True) -> list
     Saves: "the best available of armour (ignored when weapon AP <= armour
     value), cover and invulnerable"). No cover in close combat
     (``cover_allowed=False``). O(models)."""
+    require_type(unit, Unit, "the target unit")
+    if ap is not None:
+        whole(ap, "AP", 1, 6)
     return [AllocModel(m.wounds, best_save(m.save, ap, m.cover if cover_allowed else None, m.invulnerable))
             for m in unit.expanded()]
 
@@ -45,23 +48,33 @@ def instant_death_damage(unit: Unit, strength: int) -> list[int]:
     """Wounds removed by one unsaved wound, per model: all of them when the
     Strength is at least double the model's own Toughness (Instant Death,
     6th edition; Eternal Warrior is not modelled), else 1."""
+    require_type(unit, Unit, "the target unit")
+    whole(strength, "Strength", 1, 10)
     return [m.wounds if strength >= 2 * m.toughness else 1 for m in unit.expanded()]
 
 
 def majority_toughness(unit: Unit, state: UnitState | None = None) -> int:
     """The Toughness wound rolls are made against: the majority among the
     models in play (all of them when ``state`` is None), highest on a tie."""
-    models = unit.expanded()
-    alive = range(len(models)) if state is None else state.alive()
-    return majority([models[i].toughness for i in alive])
+    return majority([m.toughness for m in _in_play(unit, state)])
 
 
 def majority_ws(unit: Unit, state: UnitState | None = None) -> int:
     """The WS close-combat hit rolls are made against: the majority among the
     models in play, highest on a tie. Every model needs a melee profile."""
+    return majority([_melee(m).ws for m in _in_play(unit, state)])
+
+
+def _in_play(unit: Unit, state: UnitState | None) -> list[Model]:
+    """The models of ``unit`` in play in ``state`` (all of them when None)."""
+    require_type(unit, Unit, "the unit")
     models = unit.expanded()
-    alive = range(len(models)) if state is None else state.alive()
-    return majority([_melee(models[i]).ws for i in alive])
+    if state is None:
+        return models
+    require_type(state, UnitState, "the unit state")
+    if len(state.wounds) != len(models):
+        raise InputError(f"the unit state has {len(state.wounds)} models, the unit {len(models)}")
+    return [models[i] for i in state.alive()]
 
 
 def _melee(m: Model) -> Melee:
@@ -97,6 +110,7 @@ def recipient(unit: Unit, focus_fire: int | None = None, look_out_sir: bool = Tr
 
     Per state: O(models).
     """
+    require_type(unit, Unit, "the target unit")
     models = unit.expanded()
     focus_fire = check_focus_fire(focus_fire)
     eligible = [focus_fire is None or m.cover is None or m.cover >= focus_fire for m in models]

@@ -45,7 +45,7 @@ from ..common import wound_target
 from .casualties import alloc_models, allocation_kernel, instant_death_damage, majority_toughness, majority_ws, recipient
 from .morale import FAIL, test_against
 from .tables import ws_target
-from .units import Melee, Unit
+from .units import Melee, Unit, require_type
 
 CHARGE_BONUS = 1
 """+1 Attack for each model of the unit that charged."""
@@ -89,6 +89,7 @@ class Survivors(NamedTuple):
 
 
 def _profiles(unit: Unit, role: str) -> list[Melee]:
+    require_type(unit, Unit, f"the {role}")
     missing = [m.name for m in unit.models if m.melee is None]
     if missing:
         raise InputError(f"{role} {unit.name}: model line {missing[0]!r} has no close-combat profile "
@@ -154,14 +155,22 @@ class FightResult:
 
     def p_falls_back(self, side: str | None = None) -> Fraction:
         """P(a unit falls back): ``side`` ``"attacker"``, ``"defender"`` or None (either)."""
+        if side is not None:
+            _check_side(side)
         return self.final.prob(lambda e: e.falls_back != NOBODY if side is None else e.falls_back == side)
 
     def p_wins(self, side: str) -> Fraction:
         """P(``side`` inflicted more unsaved wounds than the other)."""
+        _check_side(side)
         res = self.run.stages["combat result"]
         if side == ATTACKER:
             return res.prob(lambda r: r.attacker_inflicted > r.defender_inflicted)
         return res.prob(lambda r: r.defender_inflicted > r.attacker_inflicted)
+
+
+def _check_side(side: object) -> None:
+    if side not in (ATTACKER, DEFENDER) or not isinstance(side, str):
+        raise InputError(f"side {side!r:.40} is not allowed: use {ATTACKER!r} or {DEFENDER!r}")
 
 
 def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> Pipeline:
@@ -174,6 +183,7 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
     attacks x target states); the estimate is checked before starting.
     """
     a_melee, d_melee = _profiles(attacker, "attacker"), _profiles(defender, "defender")
+    require_type(attacker_charged, bool, "attacker_charged")
     a_strike = _striker(attacker, defender, CHARGE_BONUS if attacker_charged else 0)
     d_strike = _striker(defender, attacker, 0)
     w_a = sum(m.wounds * m.count for m in attacker.models)
@@ -220,5 +230,6 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
 
 def fight(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> FightResult:
     """Resolve one fight sub-phase between ``attacker`` and ``defender``."""
+    pipeline = fight_pipeline(attacker, defender, attacker_charged)
     start = FightState(UnitState.fresh(alloc_models(attacker, None)), UnitState.fresh(alloc_models(defender, None)))
-    return FightResult(fight_pipeline(attacker, defender, attacker_charged).run(start))
+    return FightResult(pipeline.run(start))

@@ -25,42 +25,17 @@ from ..allocation import UnitState
 from ..common import wound_target
 from .casualties import alloc_models, allocate_wounds, check_focus_fire, instant_death_damage, majority_toughness, recipient
 from .tables import SNAP_SHOT_BS, bs_hit_chance, bs_target, check_bs
-from .units import CANNOT_SNAP, WEAPON_TYPES, Shooting, Unit
+from .units import CANNOT_SNAP, Shooting, Unit, require_type
 
 HITS, WOUNDS, UNSAVED, CASUALTIES = "hits", "wounds", "unsaved wounds", "casualties"
 STAGES = (HITS, WOUNDS, UNSAVED, CASUALTIES)
 
 
-def check_attack(attack: Shooting) -> None:
-    """Refuse an attack the rules do not allow, naming the reason."""
-    if attack.weapon_type not in WEAPON_TYPES:
-        raise InputError(f"unknown weapon type {attack.weapon_type!r}: use one of {', '.join(WEAPON_TYPES)}")
-    for name, v, lo, hi in (("shots", attack.shots, 0, None), ("strength", attack.strength, 1, 10)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
-            raise InputError(f"{name} {v!r} is not allowed: use a whole number "
-                             + (f"from {lo} to {hi}" if hi is not None else f"{lo} or more"))
-    if attack.ap is not None and (isinstance(attack.ap, bool) or not isinstance(attack.ap, int)
-                                  or not 1 <= attack.ap <= 6):
-        raise InputError(f"AP {attack.ap!r} is not allowed: use a whole number from 1 to 6 (or none)")
-    if attack.snap and attack.weapon_type in CANNOT_SNAP:
-        raise InputError(CANNOT_SNAP[attack.weapon_type])
-    if attack.master_crafted is not None and attack.reroll_failed:
-        raise InputError("master-crafted and reroll-failed are alternatives: a die is rerolled at most once")
-    if attack.master_crafted is not None and (isinstance(attack.master_crafted, bool)
-                                              or not isinstance(attack.master_crafted, int)
-                                              or attack.master_crafted < 1):
-        raise InputError(f"master-crafted {attack.master_crafted!r} is not allowed: "
-                         "the number of failed hits rerolled is a whole number 1 or more")
-    if attack.weapon_type != "normal":
-        if attack.bs is not None:
-            raise InputError(f"a {attack.weapon_type} weapon does not roll to hit with BS: give the number of "
-                             "models it hits (under the template or marker) as the shots, without a BS")
-        if attack.master_crafted is not None or attack.reroll_failed:
-            raise InputError(f"a {attack.weapon_type} weapon makes no to-hit roll, so there is nothing to reroll")
-    elif attack.bs is None:
-        raise InputError("a BS is required: give the firing model's Ballistic Skill, 1 to 10")
-    else:
-        check_bs(attack.bs)
+def check_attack(attack: Shooting) -> Shooting:
+    """``attack`` if it is a :class:`Shooting` (whose values were checked when it
+    was made: ranges, weapon type, snap shots a weapon cannot fire, rerolls)."""
+    require_type(attack, Shooting, "the attack")
+    return attack
 
 
 def hit_chance(bs: int, snap: bool = False, reroll_failed: bool = False) -> Fraction:
@@ -71,6 +46,8 @@ def hit_chance(bs: int, snap: bool = False, reroll_failed: bool = False) -> Frac
     ci-dessus n'est pas utilisé. dans ce cas, les chances de toucher de la
     relance sont les mêmes que pour le premier jet"). O(1).
     """
+    require_type(snap, bool, "snap")
+    require_type(reroll_failed, bool, "reroll_failed")
     effective = SNAP_SHOT_BS if snap else check_bs(bs)
     if reroll_failed:
         return reroll_failed_chance(bs_target(effective).chance())
@@ -101,7 +78,7 @@ def to_hit(attack: Shooting) -> Callable[[int], Dist]:
 
 def hits(attack: Shooting) -> Dist:
     """The number of hits of ``attack``."""
-    return to_hit(attack)(attack.shots)
+    return to_hit(check_attack(attack))(attack.shots)
 
 
 def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | None = None,
@@ -115,6 +92,9 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | None = N
     Sir (each character can be skipped); all equal states merged.
     """
     hit_kernel = to_hit(attack)
+    require_type(target, Unit, "the target unit")
+    if start is not None:
+        require_type(start, UnitState, "the start state")
     focus_fire = check_focus_fire(focus_fire)
     models = alloc_models(target, attack.ap)
     state0 = UnitState.fresh(models) if start is None else start
@@ -154,7 +134,7 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | None = N
 def shoot(attack: Shooting, target: Unit, focus_fire: int | None = None) -> Run:
     """Run one shooting attack; ``run.stages`` holds every step, ``run.final``
     the number of casualties."""
-    return shooting_pipeline(attack, target, focus_fire).run(attack.shots)
+    return shooting_pipeline(check_attack(attack), target, focus_fire).run(attack.shots)
 
 
 def overwatch(attack: Shooting, target: Unit, focus_fire: int | None = None) -> Run:
@@ -163,6 +143,7 @@ def overwatch(attack: Shooting, target: Unit, focus_fire: int | None = None) -> 
     et les figurines incapables de tirer au jugé ne peuvent pas effectuer de
     tirs en état d'alerte." Snap shots forced; it causes no morale or pinning
     test (this engine rolls none after shooting anyway)."""
+    check_attack(attack)
     if attack.weapon_type in CANNOT_SNAP:
         raise InputError(f"cannot fire Overwatch: {CANNOT_SNAP[attack.weapon_type]}, and Overwatch is all snap shots")
     return shoot(replace(attack, snap=True), target, focus_fire)
@@ -171,5 +152,6 @@ def overwatch(attack: Shooting, target: Unit, focus_fire: int | None = None) -> 
 def stage_counts(run: Run) -> dict[str, Dist]:
     """The four stages of a shooting run as counts: hits, wounds, unsaved
     wounds and casualties (Dists over int)."""
-    return {HITS: run.stages[HITS], WOUNDS: run.stages[WOUNDS],
-            UNSAVED: run.stages[UNSAVED].map(lambda s: s.unsaved), CASUALTIES: run.stages[CASUALTIES]}
+    require_type(run, Run, "the run")
+    return {HITS: run[HITS], WOUNDS: run[WOUNDS],
+            UNSAVED: run[UNSAVED].map(lambda s: s.unsaved), CASUALTIES: run[CASUALTIES]}

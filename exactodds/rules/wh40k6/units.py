@@ -28,17 +28,25 @@ servir à faire des tirs au jugé. [...] une attaque de tir n'utilisant pas la
 CT [...] ne peut jamais servir à tirer au jugé."""
 
 
-def _whole(value: object, what: str, lo: int, hi: int | None = None) -> int:
+def whole(value: object, what: str, lo: int, hi: int | None = None) -> int:
+    """``value`` if it is a whole number (not a bool) from ``lo`` to ``hi``, else an InputError."""
     if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
         allowed = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
         raise InputError(f"{what} {value!r} is not allowed: use a whole number {allowed}")
     return value
 
 
+def require_type(value: object, cls: type | tuple[type, ...], what: str) -> None:
+    """Refuse (InputError) a ``value`` that is not an instance of ``cls``."""
+    if not isinstance(value, cls) or (isinstance(value, bool) and bool not in (cls if isinstance(cls, tuple) else (cls,))):
+        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        raise InputError(f"{what} must be a {names}, not {value!r:.60}")
+
+
 def _save(value: object, what: str) -> int | None:
     if value is None:
         return None
-    return _whole(value, what, 2, 6)
+    return whole(value, what, 2, 6)
 
 
 @dataclass(frozen=True)
@@ -54,13 +62,13 @@ class Melee:
     ap: int | None = None
 
     def __post_init__(self) -> None:
-        _whole(self.ws, "WS", 1, 10)
-        _whole(self.initiative, "Initiative", 1, 10)
-        _whole(self.attacks, "Attacks", 0, 10)
-        _whole(self.strength, "Strength", 1, 10)
-        _whole(self.leadership, "Leadership", 1, 10)
+        whole(self.ws, "WS", 1, 10)
+        whole(self.initiative, "Initiative", 1, 10)
+        whole(self.attacks, "Attacks", 0, 10)
+        whole(self.strength, "Strength", 1, 10)
+        whole(self.leadership, "Leadership", 1, 10)
         if self.ap is not None:
-            _whole(self.ap, "AP", 1, 6)
+            whole(self.ap, "AP", 1, 6)
 
 
 @dataclass(frozen=True)
@@ -84,12 +92,17 @@ class Model:
     melee: Melee | None = None
 
     def __post_init__(self) -> None:
-        _whole(self.toughness, f"{self.name}: toughness", 1, 10)
-        _whole(self.wounds, f"{self.name}: wounds", 1, 10)
-        _whole(self.count, f"{self.name}: count", 1, 1000)
+        require_type(self.name, str, "a model's name")
+        whole(self.toughness, f"{self.name}: toughness", 1, 10)
+        whole(self.wounds, f"{self.name}: wounds", 1, 10)
+        whole(self.count, f"{self.name}: count", 1, 1000)
         _save(self.save, f"{self.name}: save")
         _save(self.invulnerable, f"{self.name}: invulnerable save")
         _save(self.cover, f"{self.name}: cover save")
+        require_type(self.character, bool, f"{self.name}: character")
+        require_type(self.look_out_sir, (bool, str), f"{self.name}: look_out_sir")
+        if self.melee is not None:
+            require_type(self.melee, Melee, f"{self.name}: melee profile")
         if self.look_out_sir is not False and not self.character:
             raise InputError(f"{self.name}: look_out_sir is for characters only; set character = true "
                              "or remove look_out_sir")
@@ -103,6 +116,11 @@ class Unit:
     name: str = "unit"
 
     def __post_init__(self) -> None:
+        require_type(self.name, str, "a unit's name")
+        require_type(self.models, (tuple, list), f"{self.name}: models")
+        object.__setattr__(self, "models", tuple(self.models))
+        for m in self.models:
+            require_type(m, Model, f"{self.name}: each model line")
         if not self.models:
             raise InputError(f"{self.name}: a unit needs at least one model")
         names = [m.name for m in self.models]
@@ -136,6 +154,9 @@ def majority(values: Sequence[int]) -> int:
     majority value; a tie between values is broken by taking the highest
     (the rulebook's "Mixed Toughness" rule). O(n).
     """
+    require_type(values, (list, tuple), "the values")
+    for v in values:
+        whole(v, "a characteristic", 0)
     if not values:
         raise InputError("no model left to take the majority of")
     counts = Counter(values)
@@ -161,3 +182,30 @@ class Shooting:
     weapon_type: str = "normal"
     master_crafted: int | None = None
     reroll_failed: bool = False
+
+    def __post_init__(self) -> None:
+        whole(self.shots, "shots", 0)
+        whole(self.strength, "Strength", 1, 10)
+        if self.ap is not None:
+            whole(self.ap, "AP", 1, 6)
+        require_type(self.snap, bool, "snap")
+        require_type(self.reroll_failed, bool, "reroll_failed")
+        require_type(self.weapon_type, str, "the weapon type")
+        if self.weapon_type not in WEAPON_TYPES:
+            raise InputError(f"unknown weapon type {self.weapon_type!r}: use one of {', '.join(WEAPON_TYPES)}")
+        if self.snap and self.weapon_type in CANNOT_SNAP:
+            raise InputError(CANNOT_SNAP[self.weapon_type])
+        if self.master_crafted is not None and self.reroll_failed:
+            raise InputError("master-crafted and reroll-failed are alternatives: a die is rerolled at most once")
+        if self.master_crafted is not None:
+            whole(self.master_crafted, "master-crafted", 1)
+        if self.weapon_type != "normal":
+            if self.bs is not None:
+                raise InputError(f"a {self.weapon_type} weapon does not roll to hit with BS: give the number of "
+                                 "models it hits (under the template or marker) as the shots, without a BS")
+            if self.master_crafted is not None or self.reroll_failed:
+                raise InputError(f"a {self.weapon_type} weapon makes no to-hit roll, so there is nothing to reroll")
+        elif self.bs is None:
+            raise InputError("a BS is required: give the firing model's Ballistic Skill, 1 to 10")
+        else:
+            whole(self.bs, "BS", 1, 10)
