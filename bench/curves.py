@@ -22,7 +22,7 @@ from bench.timing import clear_caches, measure
 
 POOL_N = (10, 30, 100, 300, 1000, 3000)
 POOL_PEER_N = (10, 30, 100, 300)
-PARITY_N = (10, 30, 60, 120, 250, 500, 1000)
+PARITY_N = (10, 20, 30, 45, 60, 120, 250, 500, 1000)
 PARITY_PEER_N = (10, 20, 30, 45, 60)
 WOUNDS = (5, 10, 20, 40, 80, 160)
 SHOTS = (10, 20, 40, 80, 160)
