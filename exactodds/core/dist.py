@@ -171,9 +171,9 @@ class Dist:
         p = _as_fraction(p, "p")
         if not 0 <= p <= 1:
             raise InputError(f"p must be between 0 and 1, not {p}")
-        check_size(n + 1, f"the successes of {n} trials")
         if p == 0 or p == 1 or n == 0:
             return cls.constant(n if p == 1 else 0)
+        check_size(n + 1, f"the successes of {n} trials")
         s, den = p.numerator, p.denominator
         f = den - s
         weights = {}

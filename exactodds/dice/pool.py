@@ -47,6 +47,8 @@ def pool_counts(n: int, die: Dist, order: Sequence[Hashable] | None = None) -> D
     if set(cats) != set(die.support()) or len(cats) != len(set(cats)):
         raise InputError(f"order must list each category of the die once: {die.support()}")
     k = len(cats)
+    if k == 1:  # every die in the one category: certain, whatever n
+        return Dist.constant((n,))
     check_size(compositions_count(n, k), f"the category counts of {n} dice over {k} categories")
     w = [die.weights()[c] for c in cats]
     fact = [1] * (n + 1)
