@@ -145,31 +145,54 @@ def recipient(unit: Unit, focus_fire: int | None = None, look_out_sir: bool = Tr
     return choose
 
 
-def memoised(kernel: Kernel) -> Kernel:
-    """``kernel`` computed once per distinct state. The wound kernel does not
-    change from one wound to the next, so over N wounds and S distinct unit
-    states it is evaluated S times instead of N x S."""
-    memo: dict = {}
+class IndexedKernel:
+    """A kernel on unit states run on small integer ids instead.
 
-    def k(state: UnitState) -> Dist:
-        d = memo.get(state)
+    The wound kernel does not change from one wound to the next, so it is
+    computed once per distinct state (S kernel calls over N wounds, not
+    N x S), and the chain of :func:`~exactodds.core.iterate` merges integer
+    ids (cheap to hash) rather than :class:`UnitState` objects. The same
+    ids serve every call of :meth:`run`, so a fight reuses them step after
+    step.
+    """
+
+    def __init__(self, kernel: Kernel) -> None:
+        self._kernel = kernel
+        self._ids: dict = {}
+        self._states: list = []
+        self._memo: dict[int, Dist] = {}
+
+    def _id(self, state: UnitState) -> int:
+        i = self._ids.get(state)
+        if i is None:
+            i = self._ids[state] = len(self._states)
+            self._states.append(state)
+        return i
+
+    def _step(self, i: int) -> Dist:
+        d = self._memo.get(i)
         if d is None:
-            d = memo[state] = kernel(state)
+            d = self._memo[i] = self._kernel(self._states[i]).map(self._id)
         return d
 
-    return k
+    def run(self, count: Dist, start: UnitState | Dist) -> Dist:
+        """The states after ``count`` applications from ``start`` (Dist over
+        counts; O(max count x distinct states) merges)."""
+        begin = start.map(self._id) if isinstance(start, Dist) else Dist.constant(self._id(start))
+        return iterate(count, self._step, begin).map(self._states.__getitem__)
 
 
 def allocate_wounds(wounds: Dist, models: Sequence[AllocModel], choose: Recipient, damage: Damage,
                     start: UnitState | Dist) -> Dist:
     """The shared sequential allocation (:func:`~exactodds.rules.allocation.allocate`,
-    unsaved wounds counted), with the wound kernel memoised per state.
+    unsaved wounds counted), the wound kernel computed once per state and
+    the chain run on state ids (:class:`IndexedKernel`).
 
-    O(max wounds x distinct states) Dist merges + O(distinct states) kernel calls.
+    O(max wounds x distinct states) integer merges + O(distinct states) kernel calls.
     """
-    return iterate(wounds, allocation_kernel(models, choose, damage), start)
+    return allocation_kernel(models, choose, damage).run(wounds, start)
 
 
-def allocation_kernel(models: Sequence[AllocModel], choose: Recipient, damage: Damage) -> Kernel:
-    """One wound (recipient, save, damage; unsaved wounds counted), memoised per state."""
-    return memoised(wound_kernel(models, choose, damage, track_unsaved=True))
+def allocation_kernel(models: Sequence[AllocModel], choose: Recipient, damage: Damage) -> IndexedKernel:
+    """One wound (recipient, save, damage; unsaved wounds counted), as an :class:`IndexedKernel`."""
+    return IndexedKernel(wound_kernel(models, choose, damage, track_unsaved=True))

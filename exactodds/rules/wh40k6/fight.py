@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
-from ...core import Dist, InputError, Pipeline, Run, Step, check_size, iterate
+from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...dice import successes
 from ..allocation import UnitState
 from ..common import wound_target
@@ -129,7 +129,7 @@ def _striker(unit: Unit, target: Unit, bonus: int) -> Callable[[int, UnitState, 
                 # hit then wound, each attack independent: Binomial(attacks, p_hit p_wound), O(attacks)
                 p = ws_target(melee[j].ws, target_ws).chance() * wound_target(melee[j].strength, toughness).chance()
                 # O(attacks x target states), equal states merged
-                result = iterate(successes(attacks, p), kernels[j], result)
+                result = kernels[j].run(successes(attacks, p), result)
         memo[key] = result
         return result
 
