@@ -322,9 +322,11 @@ def test_cli_grid_error_names_the_file(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_example_grids_parse() -> None:
+    systems = query_systems()
     for path in sorted(EXAMPLES.glob("*.toml")):
-        system = load_grid(path).system if "40k6" not in path.name or "40k6" in query_systems() else None
-        assert system in (None, "pool", "40k6")
+        prefix = path.name.split("_")[0]
+        if prefix in ("pool", "40k6", "hd") and (prefix in systems):
+            assert load_grid(path).system == prefix
 
 
 @pytest.mark.skipif("40k6" not in query_systems(), reason="the 40k6 command group is not registered")
