@@ -215,7 +215,8 @@ def params_to_args(cmd: click.Command, params: Mapping[str, Any], base: Path | N
                 opts.append(name)
                 opts.extend(text(v) for v in value)
             elif isinstance(value, (list, tuple)):
-                opts += [name, ",".join(text(v) for v in value)]
+                if value:  # an empty list leaves the option out (its default: none)
+                    opts += [name, ",".join(text(v) for v in value)]
             else:
                 opts += [name, text(value)]
     return opts + (["--"] + positional if positional else [])

@@ -66,6 +66,11 @@ def test_a_different_value_is_a_different_query() -> None:
     assert q == Query.from_text(BS8_POOL + "sides = 6\nreroll_failed = false\n")
 
 
+def test_an_empty_list_leaves_the_option_out() -> None:
+    q = Query.from_text('system = "pool"\n[params]\nn = 3\nhit = "4+"\nreroll = []\n')
+    assert q.dist() == Dist.binomial(3, F(1, 2))
+
+
 def test_flags_round_trip_through_toml() -> None:
     q = Query.from_args(BS8_FLAGS)
     assert q.params == {"n": 1, "hit": "2+", "reroll": 1, "reroll_hit": "4+"}  # the words as typed
