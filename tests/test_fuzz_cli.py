@@ -189,9 +189,14 @@ def test_over_large_query_is_refused_with_its_size() -> None:
     is the number of outcomes of the binomial (n + 1), and the way to raise the limit is named."""
     r = fz.run_and_check(fz.Invocation(["pool", "10000000", "--hit", "4+"], {}))
     assert r.exit_code == 2
-    assert r.stderr == ("Error: the successes of 10000000 trials would need about 10,000,001 states, over the "
-                        "limit of 2,000,000; raise it with the environment variable EXACTODDS_MAX_STATES "
-                        "(or --max-states) if you have the memory and time\n")
+    # 10,000,001 outcomes whose weights (below 2^10,000,000) count once per started 1,024 bits
+    estimate = 10_000_001 * math.ceil(10_000_000 / 1024)
+    assert r.stderr == ("Error: the successes of 10000000 trials (10,000,001 outcomes of 10,000,000-bit exact "
+                        f"weights) would need about {estimate:,} states, over the limit of 2,000,000; raise it "
+                        "with the environment variable EXACTODDS_MAX_STATES (or --max-states) if you have the "
+                        "memory and time\n")
+    small = fz.run_and_check(fz.Invocation(["--max-states", "100", "pool", "100", "--hit", "4+"], {}))
+    assert "about 101 states, over the limit of 100" in small.stderr  # weights of 100 bits: one unit each
 
 
 def test_over_large_answer_text_is_refused_with_its_size() -> None:
@@ -209,7 +214,9 @@ def test_over_large_answer_text_is_refused_with_its_size() -> None:
 
 def test_size_estimates_match_the_work() -> None:
     """The estimates in the refusals are the exact sizes of the refused state spaces."""
-    from exactodds import TooLargeError, d6, state_limit
+    from fractions import Fraction
+
+    from exactodds import Dist, TooLargeError, d6, state_limit
     from exactodds.dice import pool_counts
 
     with state_limit(1000):
@@ -217,6 +224,13 @@ def test_size_estimates_match_the_work() -> None:
             pool_counts(30, d6)
     with state_limit(math.comb(30 + 5, 5)):
         assert len(pool_counts(30, d6)) == math.comb(30 + 5, 5)
+    # big weights count once per started 1,024 bits: 1,000 dice over 3 categories have weights of
+    # about 1000 x (log2 1000 + log2 6) < 1000 x (10 + 3) bits
+    die3 = Dist.from_weights({0: 3, 1: 2, 2: 1})
+    with pytest.raises(TooLargeError, match=f"about {math.comb(1002, 2) * math.ceil(13_000 / 1024):,} states"):
+        pool_counts(1000, die3)
+    with pytest.raises(TooLargeError, match=f"about {20_001 * math.ceil(20_000 * 6 / 1024):,} states"):
+        Dist.binomial(20_000, Fraction(31, 36))
 
 
 # ------------------------------------------------------------------ docs/errors.md

@@ -20,7 +20,7 @@ from numbers import Rational
 from typing import Any, TypeVar
 
 from .errors import InputError
-from .limits import check_size
+from .limits import check_size, state_units, weights_note
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -164,8 +164,11 @@ class Dist:
     def binomial(cls, n: int, p: Any) -> Dist:
         """Number of successes in ``n`` independent trials of chance ``p``.
 
-        Closed form ``C(n,k) s^k f^(n-k)`` over ``den^n`` with ``p = s/den``:
-        O(n) big-integer products, no convolution.
+        Closed form ``C(n,k) s^k f^(n-k)`` over ``den^n`` with ``p = s/den``,
+        each weight from the previous one by the ratio ``(n-k) s / ((k+1) f)``
+        (exact integer division): O(n) products and divisions of a big
+        integer by a small one, i.e. time linear in the size of the answer,
+        O(n^2 log den) bit operations; no convolution.
         """
         n = _check_count(n, "n")
         p = _as_fraction(p, "p")
@@ -173,21 +176,16 @@ class Dist:
             raise InputError(f"p must be between 0 and 1, not {p}")
         if p == 0 or p == 1 or n == 0:
             return cls.constant(n if p == 1 else 0)
-        check_size(n + 1, f"the successes of {n} trials")
         s, den = p.numerator, p.denominator
+        bits = n * (den - 1).bit_length()  # the weights are below den^n
+        check_size(state_units(n + 1, bits), f"the successes of {n} trials{weights_note(n + 1, bits)}")
         f = den - s
-        weights = {}
-        c = 1
-        spow = [1] * (n + 1)
-        for k in range(1, n + 1):
-            spow[k] = spow[k - 1] * s
-        fpow = 1
-        # k descending so that f^(n-k) is built incrementally
-        for k in range(n, -1, -1):
-            weights[k] = c * spow[k] * fpow
-            c = c * k // (n - k + 1)
-            fpow *= f
-        return cls._make(dict(sorted(weights.items())), den**n)
+        weights = {0: f**n}
+        w = weights[0]
+        for k in range(n):  # C(n,k+1) s^(k+1) f^(n-k-1) = C(n,k) s^k f^(n-k) * (n-k) s / ((k+1) f)
+            w = w * (n - k) * s // ((k + 1) * f)
+            weights[k + 1] = w
+        return cls._make(weights, den**n)
 
     @classmethod
     def mixture(cls, dists: Iterable[Dist], weights: Iterable[int] | None = None) -> Dist:
@@ -387,7 +385,14 @@ class Dist:
         play (for integer outcomes on a range of width w: O((n w)^2) in all).
         """
         n = _check_count(n, "n")
-        check_size(n * max(1, len(self._weights)), f"the sum of {n} copies")
+        # the last convolution pairs about half of the final outcomes with the other half:
+        # (final / 2)^2 multiply-adds of weights below den^n (final <= n (k-1) + 1 for k
+        # equally spaced outcomes, at most C(n+k-1, k-1) in general)
+        k = len(self._weights)
+        final = min(n * (k - 1) + 1, math.comb(n + k - 1, k - 1)) if _equally_spaced(self._weights) else (
+            math.comb(n + k - 1, k - 1))
+        bits = n * (self._total - 1).bit_length()
+        check_size(state_units(max(n, final * final // 4), bits), f"the sum of {n} copies{weights_note(final, bits)}")
         result = Dist.constant(0)
         base = self
         try:
@@ -513,6 +518,14 @@ class Dist:
 
 def _add(x: Any, y: Any) -> Any:
     return x + y
+
+
+def _equally_spaced(weights: dict) -> bool:
+    """Whether the outcomes are integers at equal steps (their sums then fill a range)."""
+    xs = sorted(weights) if all(isinstance(x, int) and not isinstance(x, bool) for x in weights) else None
+    if xs is None:
+        return False
+    return len({b - a for a, b in zip(xs, xs[1:])}) <= 1
 
 
 def _hashable(x: Any) -> Any:

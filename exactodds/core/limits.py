@@ -85,6 +85,28 @@ def state_limit(value: int) -> Iterator[None]:
         _override = old
 
 
+WEIGHT_UNIT_BITS = 1024
+"""A state whose exact weight is longer than this counts once more per further
+1,024 bits (128 bytes): about what a state costs anyway (a dict entry and its
+objects), so the state limit stays a bound on memory (2,000,000 = about 256 MB
+of weights) even when the weights are huge integers (a pool of n dice has a
+common denominator of 6^n)."""
+
+
+def state_units(states: int, weight_bits: int) -> int:
+    """The size to give :func:`check_size` for ``states`` states whose exact
+    weights have up to ``weight_bits`` bits: ``states x ceil(bits / 1024)``
+    (at least ``states``)."""
+    return states * max(1, -(-weight_bits // WEIGHT_UNIT_BITS))
+
+
+def weights_note(states: int, weight_bits: int) -> str:
+    """`` (N outcomes of B-bit exact weights)`` when the weights count in the size, else ``""``."""
+    if weight_bits <= WEIGHT_UNIT_BITS:
+        return ""
+    return f" ({states:,} outcomes of {weight_bits:,}-bit exact weights)"
+
+
 def check_size(estimate: int, what: str) -> None:
     """Refuse, before doing it, work whose estimated size exceeds the limit."""
     limit = max_states()

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import Dist, InputError, check_size
+from ..core.limits import state_units, weights_note
 from ..core.dist import _check_count
 from .die import check_die
 
@@ -49,7 +50,10 @@ def pool_counts(n: int, die: Dist, order: Sequence[Hashable] | None = None) -> D
     k = len(cats)
     if k == 1:  # every die in the one category: certain, whatever n
         return Dist.constant((n,))
-    check_size(compositions_count(n, k), f"the category counts of {n} dice over {k} categories")
+    # each weight is computed from n! and W^n: numbers of about n (log2 n + log2 W) bits
+    states, bits = compositions_count(n, k), n * (n.bit_length() + (die.denominator - 1).bit_length())
+    check_size(state_units(states, bits),
+               f"the category counts of {n} dice over {k} categories{weights_note(states, bits)}")
     w = [die.weights()[c] for c in cats]
     fact = [1] * (n + 1)
     for i in range(1, n + 1):
