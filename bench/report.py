@@ -194,8 +194,8 @@ on the same cores, and move much less.
 (N+1)^2 = 1,002,001 outcomes whose exact weights have about 2,600 bits each
 (364 MiB, see the memory table). Building it costs about a million exact
 big-integer divisions by a small integer in the row recurrence, plus a
-dictionary of a million entries: CPython's own integer speed bounds it, about
-1.5 to 2 s on an idle core and proportionally more under load. The Hell Dorado
+dictionary of a million entries: CPython's own integer speed bounds it: about
+1 s at a load average of 2.5 (this case alone), over 4 s at a load of 6. The Hell Dorado
 answer for the same N needs only the tail "even >= odd" and takes about a
 quarter of that.
 
