@@ -177,14 +177,23 @@ def iterate(count: Dist, kernel: Kernel, start: Dist | Any) -> Dist:
     The chain is built once, D_0 = start and D_(k+1) = D_k.then(kernel), and the
     answer is the mixture sum_n P(N = n) D_n. Cost O(max N x distinct states x
     kernel branching), equal states merged after every application; this is
-    how "allocate each of the N unsaved wounds in turn" is computed.
+    how "allocate each of the N unsaved wounds in turn" is computed. The kernel
+    must be pure: it is called once per distinct state and its answer reused.
     """
     if not isinstance(count, Dist):
         raise InputError(f"a repeat count must be a Dist over whole numbers (e.g. Dist.constant(3)), not {count!r}")
     bad = [n for n in count.support() if isinstance(n, bool) or not isinstance(n, int) or n < 0]
     if bad:
         raise InputError(f"a repeat count must be a whole number 0 or more, not {bad[0]!r}")
+    memo: dict = {}
+
+    def once(state: Any) -> Dist:  # a pure kernel is computed once per distinct state
+        d = memo.get(state)
+        if d is None:
+            d = memo[state] = kernel(state)
+        return d
+
     chain_dists = [start if isinstance(start, Dist) else Dist.constant(start)]
     for _ in range(max(count.support())):
-        chain_dists.append(chain_dists[-1].then(kernel))
+        chain_dists.append(chain_dists[-1].then(once))
     return count.then(lambda n: chain_dists[n])
