@@ -23,6 +23,8 @@ from exactodds import Dist, Target, d, explode, keep_highest, keep_lowest, pool_
 from exactodds import reroll_once, reroll_up_to, set_max_states, state_limit, successes, target_with_reroll
 from exactodds.dice import classify, multiset, success
 from exactodds.rules import hh3, wh40k6
+from exactodds.rules.hell_dorado import make_shot
+from exactodds.rules.hell_dorado import shoot as hd_shoot
 from exactodds.rules.allocation import AllocModel, UnitState, allocate, closest_first, wound_kernel
 from exactodds.rules.common import best_save, two_d6_test, wound_target
 from tests.fuzzing import assert_probability_distribution, call_api, fuzz_settings, junk
@@ -363,3 +365,22 @@ def test_hh3_shoot_with_random_small_units(count: int, bs: int, strength: int, a
     run = call_api(hh3.shoot, attacker, target, hh3.Conditions(cover=cover))
     if run is not None:
         ok(run.casualties())
+
+
+@fuzz_settings(N)
+@given(maybe_junk(st.integers(0, 6)), maybe_junk(st.integers(1, 7)), maybe_junk(st.lists(st.integers(1, 7), max_size=2)),
+       maybe_junk(st.one_of(st.none(), st.integers(1, 7))), maybe_junk(st.sampled_from(["none", "failed", "up-to"])),
+       maybe_junk(st.integers(0, 3)), maybe_junk(st.sampled_from([None, "odd-first", "even-first", "optimal"])),
+       st.booleans())
+def test_hell_dorado_with_junk(dice: Any, target_def: Any, engaged: Any, range_difficulty: Any, reroll: Any,
+                               budget: Any, policy: Any, behind: bool) -> None:
+    """rules/hell_dorado.py: a shot built from junk or random small values."""
+    kwargs = {"candidate_defs": engaged, "behind": True} if behind else {}
+    shot = call_api(make_shot, dice, target_def, () if behind else engaged, range_difficulty, reroll=reroll,
+                    budget=budget, policy=policy, **kwargs)
+    if shot is not None:
+        result = call_api(hd_shoot, shot)
+        if result is not None:
+            ok(result.hits)
+            assert sum(result.p_recipient().values()) == 1
+    call_api(hd_shoot, dice)
