@@ -338,6 +338,38 @@ def mutated_toml(draw: st.DrawFn, source: Path) -> Path:
     return file_with("\n".join(lines) + "\n", source, source.suffix)
 
 
+CSV_CELLS = ["", "-1", "0", "1", "2", "99", "1.5", "1e9999", "nan", "x", "\u00e9", '"', '"a,b"', "9" * 40,
+             "true", "{}", "[1]", "outcome", "count", " 1 "]
+
+
+@st.composite
+def mutated_csv(draw: st.DrawFn, source: Path) -> Path:
+    """A copy of the sample file ``source`` with one to three mutations: a cell
+    replaced, a column added, a line deleted, repeated or cut, a blank line."""
+    lines = example_text(source).splitlines()[:400]
+    for _ in range(draw(st.integers(1, 3))):
+        op = draw(st.sampled_from(["cell", "cell", "column", "delete", "repeat", "truncate", "blank"]))
+        if not lines:
+            break
+        i = draw(st.integers(0, len(lines) - 1))
+        if op == "cell":
+            cells = lines[i].split(",")
+            cells[draw(st.integers(0, len(cells) - 1))] = draw(st.sampled_from(CSV_CELLS))
+            lines[i] = ",".join(cells)
+        elif op == "column":
+            lines[i] += "," + draw(st.sampled_from(CSV_CELLS))
+        elif op == "delete":
+            del lines[i]
+        elif op == "repeat":
+            lines.insert(i, lines[i])
+        elif op == "truncate":
+            lines[i] = lines[i][:draw(st.integers(0, len(lines[i])))]
+            del lines[i + 1:]
+        else:
+            lines.insert(i, "")
+    return file_with("\n".join(lines) + "\n", source, source.suffix)
+
+
 # --------------------------------------------------------------------------- tokens
 HUGE = ["9" * 40, "1" * 5000, str(2**64), "10000000", "2000001", "1e9", "1e400"]
 NEGATIVE = ["-1", "-0", "-7", "-999999999999", "-4+"]
@@ -458,9 +490,12 @@ def bad_value(node_path: Sequence[str], p: click.Parameter) -> st.SearchStrategy
         broken = st.sampled_from(BAD_FILE_KINDS).map(lambda k: str(fixed_bad_file(k, ".toml" if "toml" in k or k in (
             "empty", "binary", "nul", "latin-1", "bom", "over-size", "long-line", "blank") else ".csv")))
         choices = [broken, st.sampled_from([str(_TMP), str(_TMP / "missing.toml"), "-", ""])]
-        if files:
-            choices.append(st.sampled_from(files).flatmap(mutated_toml).map(str)
-                           if files[0].suffix == ".toml" else st.sampled_from([str(f) for f in files]))
+        tomls = [f for f in files if f.suffix == ".toml"]
+        tables = [f for f in files if f.suffix in (".csv", ".jsonl")]
+        if tomls:
+            choices.append(st.sampled_from(tomls).flatmap(mutated_toml).map(str))
+        if tables:
+            choices.append(st.sampled_from(tables).flatmap(mutated_csv).map(str))
         return st.one_of(*choices)
     if is_output_path(p):
         return st.sampled_from([str(_TMP), str(_TMP / "no" / "such" / "dir" / "x.csv"), "", "/dev/full"])
