@@ -62,6 +62,11 @@ def load_toml(path: str | Path) -> dict:
         raise InputError(f"{p}: invalid TOML: arrays or tables nested too deeply") from None
 
 
+def _must_be_table(table: Any, path: str | Path, where: str) -> None:
+    if not isinstance(table, dict):
+        raise InputError(f"{path}: {where or 'the file'} must be a table, not {table!r}")
+
+
 def _type_name(t: type | tuple[type, ...]) -> str:
     if isinstance(t, tuple):
         return " or ".join(_TYPE_NAMES.get(x, x.__name__) for x in t)
@@ -82,8 +87,7 @@ def _loc(path: str | Path, where: str, key: str) -> str:
 def require(table: dict, key: str, t: type | tuple[type, ...], path: str | Path, where: str = "",
             check: Callable[[Any], str | None] | None = None) -> Any:
     """``table[key]``, which must exist, be of type ``t`` and pass ``check``."""
-    if not isinstance(table, dict):
-        raise InputError(f"{path}: {where or 'the file'} must be a table")
+    _must_be_table(table, path, where)
     if key not in table:
         raise InputError(f"{_loc(path, where, key)} is missing; expected {_type_name(t)}")
     return _checked(table[key], key, t, path, where, check)
@@ -92,6 +96,7 @@ def require(table: dict, key: str, t: type | tuple[type, ...], path: str | Path,
 def optional(table: dict, key: str, t: type | tuple[type, ...], path: str | Path, where: str = "",
              default: Any = None, check: Callable[[Any], str | None] | None = None) -> Any:
     """``table[key]`` if present (type-checked), else ``default``."""
+    _must_be_table(table, path, where)
     if key not in table:
         return default
     return _checked(table[key], key, t, path, where, check)
@@ -110,6 +115,7 @@ def _checked(value: Any, key: str, t: type | tuple[type, ...], path: str | Path,
 
 def no_unknown_keys(table: dict, allowed: set[str], path: str | Path, where: str = "") -> None:
     """Refuse keys outside ``allowed`` (a typo must not be silently ignored)."""
+    _must_be_table(table, path, where)
     unknown = sorted(set(table) - allowed)
     if unknown:
         raise InputError(f"{path}: {where or 'top level'}: unknown key {unknown[0]!r}; "
