@@ -13,6 +13,7 @@ Every call runs under a small state limit, so accepted calls stay cheap.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -384,3 +385,122 @@ def test_hell_dorado_with_junk(dice: Any, target_def: Any, engaged: Any, range_d
             ok(result.hits)
             assert sum(result.p_recipient().values()) == 1
     call_api(hd_shoot, dice)
+
+
+# ------------------------------------------------------------------ TOML files, structurally mutated
+def toml_text(value: Any, key: str | None = None) -> str:
+    """A minimal TOML writer for parsed data: every top-level key as ``"key" = <inline value>``."""
+    import datetime
+    import json
+    import math
+
+    if key is None:
+        return "".join(f"{json.dumps(k)} = {toml_text(v, k)}\n" for k, v in value.items())
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_text(v, "") for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k)} = {toml_text(v, k)}" for k, v in value.items()) + "}"
+    raise TypeError(value)
+
+
+TOML_JUNK = st.one_of(st.integers(-5, 12), st.sampled_from([0, -1, 10**20, 2**63]), st.booleans(),
+                      st.floats(allow_nan=True), st.text(max_size=6), st.sampled_from(["4+", "7+", "auto", "x.toml"]),
+                      st.lists(st.integers(-2, 8), max_size=3), st.builds(dict), st.builds(lambda: {"a": 1}),
+                      st.builds(lambda: [{}]), st.dates())  # fresh containers: never shared between draws
+
+
+@st.composite
+def mutated_data(draw: st.DrawFn, data: dict) -> dict:
+    """``data`` (parsed TOML) with one to three structural mutations at random paths:
+    a value replaced by junk, a key deleted, an unknown key added, a list emptied."""
+    import copy
+
+    data = copy.deepcopy(data)
+    for _ in range(draw(st.integers(1, 3))):
+        node: Any = data
+        # walk down a random path of tables and lists
+        while True:
+            children = list(node.items()) if isinstance(node, dict) else list(enumerate(node)) if isinstance(
+                node, list) else []
+            containers = [(k, v) for k, v in children if isinstance(v, (dict, list)) and v]
+            if not containers or draw(st.integers(0, 2)) == 0:
+                break
+            node = draw(st.sampled_from(containers))[1]
+        op = draw(st.sampled_from(["replace", "replace", "delete", "add", "empty"]))
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        if op == "add" and isinstance(node, dict):
+            node[draw(st.sampled_from(["nosuch", "count", "wounds", "save", "bs", "weapon", "params", "models"]))] = (
+                draw(TOML_JUNK))
+        elif not keys:
+            continue
+        elif op == "delete":
+            del node[draw(st.sampled_from(keys))]
+        elif op == "empty":
+            k = draw(st.sampled_from(keys))
+            node[k] = [] if isinstance(node[k], list) else {} if isinstance(node[k], dict) else node[k]
+        else:
+            node[draw(st.sampled_from(keys))] = draw(TOML_JUNK)
+    return data
+
+
+def _loaders() -> list[tuple[str, Any, list[Path]]]:
+    import tomllib
+
+    from exactodds.profiles import hh3 as hh3_profiles
+    from exactodds.profiles import wh40k6 as wh40k6_profiles
+    from exactodds.query import Query
+    from exactodds.sweep.grid import load_grid
+    from tests.fuzzing import example_files
+
+    files = example_files(".toml")
+
+    def where(*words: str, exclude: tuple[str, ...] = ()) -> list[Path]:
+        return [f for f in files if all(w in str(f) for w in words) and not any(x in f.name for x in exclude)]
+
+    def has(f: Path, key: str) -> bool:
+        return key in tomllib.loads(f.read_text(encoding="utf-8"))
+
+    queries = [f for f in files if has(f, "system")]
+    grids = [f for f in where("sweeps") if has(f, "vary")]
+    return [
+        ("40k6 unit", lambda p: wh40k6_profiles.load_unit(p, melee=True), where("40k6") + where("sweeps", "units")),
+        ("hh3 attacker", hh3_profiles.load_attacker, [f for f in where("hh3") if not f.name.startswith(("target",
+                                                                                                         "query"))]),
+        ("hh3 target", hh3_profiles.load_target, where("hh3", "target") + where("hh3", "rhino")),
+        ("query", lambda p: Query.from_toml(p).dist(), queries),
+        ("grid", load_grid, grids),
+    ]
+
+
+LOADERS = _loaders()
+
+
+@pytest.mark.parametrize("name,load,sources", LOADERS, ids=[name for name, _, _ in LOADERS])
+def test_toml_loaders_with_mutated_structure(name: str, load: Any, sources: list[Path]) -> None:
+    """Each example profile, query and grid, parsed, mutated structurally and written back:
+    the loader answers or raises an InputError naming the file, never anything else."""
+    import tomllib
+
+    from tests.fuzzing import file_with
+
+    assert sources, f"no example files for the {name} loader"
+
+    @fuzz_settings(N)
+    @given(st.sampled_from(sources), st.data())
+    def run(source: Path, data: st.DataObject) -> None:
+        mutated = data.draw(mutated_data(tomllib.loads(source.read_text(encoding="utf-8"))))
+        path = file_with(toml_text(mutated), source, ".toml")
+        result = call_api(load, path)
+        ok(result)
+
+    run()
