@@ -129,6 +129,8 @@ class Answer:
 
 
 def _show(v: Any) -> str:
+    if isinstance(v, dict):
+        return "(" + ", ".join(f"{k}={_show(x)}" for k, x in v.items()) + ")"
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_show(x) for x in v) + "]"
     if isinstance(v, Fraction):
