@@ -241,20 +241,48 @@ and no single number longer than Python's own limit for integers as text
 (4,300 digits; `PYTHONINTMAXSTRDIGITS`).
 
 The refusal comes before the work. Measured by hand with `time` on the
-development machine (2 cores shared with other jobs, load about 6):
-`exactodds pool 10000000 --hit 4+` answers `Error: ... about 10,000,001
-states ...` in 0.7 to 1.1 s of wall time, the same as `exactodds --version`
-(0.8 s): the whole of it is Python starting and importing exactodds. In-process
-(click's test runner) the refusal takes about 10 ms; the refusal of an answer
-too long to write (`pool 6000 --hit 4+`, computed first, then refused before
-writing 10.8 million digits) about 90 ms. A 1 GB sample file with no line break
-is refused after reading its first 1,000,001 characters, and an 11 MB TOML file
-from its size, without reading it (each about 1 s of wall time, start-up
-included).
+development machine (2 cores shared with other jobs, load average about 1):
+`exactodds pool 10000000 --hit 4+` prints its `Error: ... would need about
+97,660,009,766 states ...` line in 0.25 to 0.34 s of wall time, the same as
+`exactodds --version` (0.36 s): all of it is Python starting and importing
+exactodds. In-process (click's test runner) the refusal itself takes 1.3 ms;
+`40k6 hit --shots 1818031 --bs 3`, which used to run for hours, 2 ms; the
+refusal of an answer too long to write (`pool 6000 --hit 4+`: computed, then
+refused before writing 10.8 million digits) 30 ms. A 1 GB sample file with no
+line break is refused after reading its first 1,000,001 characters, and an
+11 MB TOML file from its size, without reading it (about 1 s of wall time
+each, start-up included, measured under a load of 6).
 
 Query files, profiles and sample files are data: read with `tomllib` and the
 `csv`/`json` modules, never evaluated (no `eval`, `exec` or `pickle`; a test
 checks the package source).
+
+## In Python
+
+Every bad argument to the public API raises an `exactodds.ExactOddsError`
+(a `ValueError`): `InputError` with the same kind of message, or
+`TooLargeError` with the size, never a bare `TypeError` or `AttributeError`.
+Operators keep Python's convention: `d6 + "a"` is a `TypeError`.
+
+```python
+>>> from exactodds import Dist, successes
+>>> successes(3, 0.5)
+Traceback (most recent call last):
+exactodds.core.errors.InputError: p must be an exact number (int, Fraction or 'a/b' string), not 0.5; floats are refused because they are not exact
+```
+
+## Fuzzing
+
+The test suite checks all of this on every run, with reproducible
+(derandomized) hypothesis tests: `tests/test_fuzz_cli.py` walks the click
+command tree and runs about 2,100 well-formed, malformed and random command
+lines and broken files through every command (commands added later are
+picked up); `tests/test_fuzz_api.py` calls the Python API and every TOML
+loader with junk and mutated files; `tests/test_invariants.py` checks the
+rules' invariants (more dice never lower P(at least one hit), a better save
+never raises casualties, a reroll never lowers the hit chance, every
+distribution sums to exactly 1). `EXACTODDS_FUZZ_SCALE=10` runs ten times as
+many cases; `EXACTODDS_FUZZ_SHRINK=1` shrinks a failing case to a minimal one.
 
 ## The messages
 
