@@ -171,6 +171,7 @@ def is_path(p: click.Parameter) -> bool:
 _TMP = Path(tempfile.mkdtemp(prefix="exactodds-fuzz-"))
 _EXAMPLES_COPY = _TMP / "examples"
 (_TMP / "out").mkdir()
+atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
 
 STREAMING = {("sweep",)}
 """Commands that write each row as it completes: an error stops them after the rows already
