@@ -116,7 +116,7 @@ class Answer:
         if self.mean is not None:
             lines.append(f"mean: {frac_str(self.mean)} ~ {float(self.mean):.6f}")
         for k, v in self.extras.items():
-            shown = f"{frac_str(v)} ~ {float(v):.6f}" if isinstance(v, Fraction) else _show(v)
+            shown = f"{frac_str(v)} ~ {float(v):.6f}" if isinstance(v, Fraction) else _show(v, top=True)
             lines.append(f"{k}: {shown}")
         return "\n".join(lines)
 
@@ -128,9 +128,11 @@ class Answer:
         return self.dist._repr_html_()
 
 
-def _show(v: Any) -> str:
+def _show(v: Any, top: bool = False) -> str:
+    """A value for the text table: mappings as ``k=v`` pairs (in parentheses when nested)."""
     if isinstance(v, dict):
-        return "(" + ", ".join(f"{k}={_show(x)}" for k, x in v.items()) + ")"
+        pairs = ", ".join(f"{k}={_show(x)}" for k, x in v.items())
+        return pairs if top else f"({pairs})"
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_show(x) for x in v) + "]"
     if isinstance(v, Fraction):

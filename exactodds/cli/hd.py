@@ -13,14 +13,6 @@ from ..rules import hell_dorado as hd
 from .common import Count
 
 
-class FractionMap(dict):
-    """A name -> exact fraction mapping shown as ``a=1/2, b=1/4`` in tables
-    (JSON writes it as an object of ``"n/d"`` strings)."""
-
-    def __str__(self) -> str:
-        return ", ".join(f"{k}={v.numerator}/{v.denominator}" for k, v in self.items())
-
-
 class FighterDefType(click.ParamType):
     """A fighter's DEF, optionally marked as the shooter's enemy: ``3``, ``3:enemy`` or ``3:friend``."""
 
@@ -86,9 +78,9 @@ def shoot_answer(dice: int, target_def: int, engaged_def: tuple[tuple[int, bool]
     extras: dict[str, Any] = {
         "difficulty": shot.difficulty,
         "parity_check": shot.parity_check,
-        "p_recipient": FractionMap(result.p_recipient()),
+        "p_recipient": result.p_recipient(),
         "p_friend_hit": result.p_friend_hit(),
-        "expected_hits": FractionMap(expected),
+        "expected_hits": expected,
         "expected_hits_total": sum(expected.values(), Fraction(0)),
     }
     if show_decisions:
