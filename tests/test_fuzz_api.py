@@ -207,8 +207,6 @@ def test_limits_with_junk(value: Any) -> None:
 
 
 # ------------------------------------------------------------------ shared rules
-@pytest.mark.xfail(strict=True, reason="known bug in rules/common.py: best_save([1, 0], 6) and two_d6_test((0, 0)) "
-                   "raise TypeError ('<=' not supported) instead of InputError")
 @fuzz_settings(N)
 @given(maybe_junk(st.integers(1, 10)), maybe_junk(st.integers(1, 10)),
        *(maybe_junk(st.one_of(st.none(), st.integers(2, 6))) for _ in range(4)))
@@ -225,8 +223,6 @@ def alloc_models() -> st.SearchStrategy[AllocModel]:
     return st.builds(AllocModel, st.integers(1, 3), targets(), targets())
 
 
-@pytest.mark.xfail(strict=True, reason="known bug in rules/allocation.py: AllocModel(1, save=b'4+').p_unsaved() "
-                   "and allocate(Dist.constant(1), [None], closest_first) raise AttributeError instead of InputError")
 @fuzz_settings(N)
 @given(maybe_junk(st.integers(0, 3)), maybe_junk(targets()), maybe_junk(targets()), junk())
 def test_allocation_with_junk(wounds: Any, save: Any, mitigation: Any, model: Any) -> None:
@@ -372,8 +368,6 @@ def test_hh3_shoot_with_random_small_units(count: int, bs: int, strength: int, a
         ok(run.casualties())
 
 
-@pytest.mark.xfail(strict=True, reason="known bug in rules/hell_dorado.py: make_shot(1, 4, engaged_defs=3+1j) "
-                   "(any non-sequence) raises TypeError ('complex' object is not iterable) instead of InputError")
 @fuzz_settings(N)
 @given(maybe_junk(st.integers(0, 6)), maybe_junk(st.integers(1, 7)), maybe_junk(st.lists(st.integers(1, 7), max_size=2)),
        maybe_junk(st.one_of(st.none(), st.integers(1, 7))), maybe_junk(st.sampled_from(["none", "failed", "up-to"])),

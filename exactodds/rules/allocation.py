@@ -44,6 +44,10 @@ class AllocModel:
     def __post_init__(self) -> None:
         if isinstance(self.wounds, bool) or not isinstance(self.wounds, int) or self.wounds < 1:
             raise InputError(f"a model needs 1 or more wounds, not {self.wounds!r}")
+        for name in ("save", "mitigation"):
+            if not isinstance(getattr(self, name), Target):
+                raise InputError(f"a model's {name} must be a Target (e.g. Target.parse('4+')), "
+                                 f"not {getattr(self, name)!r}")
 
     def p_unsaved(self) -> Fraction:
         """P(a wound allocated to this model gets through save and mitigation)."""
@@ -119,6 +123,14 @@ def _damage_per_model(damage: Damage, n_models: int) -> list[Dist]:
     return per
 
 
+def _check_models(models: Any) -> None:
+    if isinstance(models, (str, bytes)) or not isinstance(models, Sequence) or not models:
+        raise InputError(f"models must be a non-empty list of AllocModel, not {models!r}")
+    for i, m in enumerate(models):
+        if not isinstance(m, AllocModel):
+            raise InputError(f"models[{i}] must be an AllocModel, not {m!r}")
+
+
 def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Damage = 1,
                  track_unsaved: bool = False, mark: bool = False) -> Kernel:
     """One wound: choose the recipient, roll its save, then its mitigation,
@@ -128,6 +140,7 @@ def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dam
     one per model. A wound with no model left to receive it (unit gone, or
     none eligible) does nothing. Per state: O(recipients x damage outcomes).
     """
+    _check_models(models)
     dmgs = _damage_per_model(damage, len(models))
     p_through = [m.p_unsaved() for m in models]
 
@@ -161,5 +174,6 @@ def allocate(wounds: Dist, models: Sequence[AllocModel], recipient: Recipient, d
              start: UnitState | Dist | None = None, track_unsaved: bool = False, mark: bool = False) -> Dist:
     """The unit's state after a random number of wounds (``wounds``, a Dist
     over counts) allocated one at a time. See :func:`wound_kernel`."""
+    _check_models(models)
     begin: Any = UnitState.fresh(models) if start is None else start
     return iterate(wounds, wound_kernel(models, recipient, damage, track_unsaved, mark), begin)

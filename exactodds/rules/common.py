@@ -34,6 +34,9 @@ def best_save(armour: int | None = None, ap: int | None = None, cover: int | Non
     invulnerable (neither affected by AP). Values are X for an X+ save;
     ``None`` means none. No save at all is ``fail``.
     """
+    for name, v in (("armour", armour), ("ap", ap), ("cover", cover), ("invulnerable", invulnerable)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 7):
+            raise InputError(f"{name} must be None or a whole number from 1 to 7 (X for an X+ save), not {v!r}")
     options = []
     if armour is not None and not (ap is not None and ap <= armour):
         options.append(armour)
@@ -51,4 +54,6 @@ _TWO_D6 = d6 + d6
 
 def two_d6_test(value: int) -> Dist:
     """A characteristic test passed on 2D6 <= ``value``: Dist over True (pass) / False."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"a 2D6 test needs a whole-number value, not {value!r}")
     return _TWO_D6.map(lambda total: total <= value)

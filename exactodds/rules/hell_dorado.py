@@ -191,8 +191,11 @@ def _check_def(value: Any, what: str) -> None:
         raise InputError(f"{what} must be a whole number from {DEF_MIN} to {DEF_MAX}, not {value!r}")
 
 
-def _check_layout(behind: bool, engaged: Sequence[Any], candidates: Sequence[Any]) -> None:
+def _check_layout(behind: bool, engaged: Any, candidates: Any) -> None:
     """A target is either in a melee (engaged fighters) or behind one (candidates)."""
+    for what, seq in (("engaged_defs", engaged), ("candidate_defs", candidates)):
+        if isinstance(seq, (str, bytes)) or not isinstance(seq, (list, tuple)):
+            raise InputError(f"{what} must be a list of DEF values (whole numbers), not {seq!r}")
     if behind and not candidates:
         raise InputError("a shot behind a melee needs its candidates: list every fighter whose base touches "
                          "the line of fire and every fighter those engage (--candidate-def D, repeated)")
