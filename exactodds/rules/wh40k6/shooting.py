@@ -20,6 +20,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
+from ...core.limits import state_units
 from ...dice import reroll_failed_chance, reroll_up_to, successes
 from ..allocation import UnitState
 from ..common import wound_target
@@ -105,6 +106,10 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | None = N
     total_wounds = sum(m.wounds * m.count for m in target.models)
     check_size((attack.shots + 1) * (total_wounds + 1) * (target.size + 1),
                f"{attack.shots} shots at a unit of {target.size} models")
+    # the wound step holds one binomial per hit count: (shots+1)(shots+2)/2 weights of
+    # about 8 bits per shot (36^shots hit denominators times 6^hits wound ones)
+    check_size(state_units((attack.shots + 1) * (attack.shots + 2) // 2, 8 * attack.shots),
+               f"the wound rolls of {attack.shots} shots")
     p_wound = wound_target(attack.strength, majority_toughness(target, state0)).chance()
     choose = recipient(target, focus_fire)
     damage = instant_death_damage(target, attack.strength)
