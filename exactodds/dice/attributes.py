@@ -62,6 +62,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from ..core import Dist, InputError, check_size
+from ..core.limits import state_units
 from ..core.dist import _check_count
 
 
@@ -258,7 +259,9 @@ def second_at_least_weights(n: int, classes: FaceClasses, threshold: int) -> lis
         return total_weights(n, w)
     if s > n or w.second_only + w.both == 0:
         return [0] * (n + 1)
-    check_size((n + 1) ** 2 // 2, f"the tail of two attribute counts over {n} dice")
+    # the packed tail holds about (n+1)^2/2 slots of ~n log2(W) bits
+    check_size(state_units((n + 1) ** 2 // 2, n * sum(w).bit_length()),
+               f"the tail of two attribute counts over {n} dice")
     b0, b1, c0, c1 = w.second_only, w.both, w.neither, w.first_only
     bits = _slot_bits(n, w)
     v = 1  # V_n = C(n, n) C^0
