@@ -279,4 +279,4 @@ def test_sample_out_file_and_errors(tmp_path: Path) -> None:
     assert "cannot write" in one_error_line(CliRunner().invoke(main, ["sample", str(path), "-n", "2", "--out",
                                                                       str(tmp_path)]))
     one_error_line(CliRunner().invoke(main, ["sample", str(path), "-n", "0"]))
-    assert "50,000,000" in one_error_line(CliRunner().invoke(main, ["sample", str(path), "-n", "60000000"]))
+    assert "10,000,000" in one_error_line(CliRunner().invoke(main, ["sample", str(path), "-n", "60000000"]))

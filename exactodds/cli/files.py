@@ -14,7 +14,7 @@ import click
 from ..core import InputError
 from .common import EXIT_REJECTED, format_option
 
-MAX_SAMPLES = 50_000_000
+MAX_SAMPLES = 10_000_000  # about 16 s and 800 MB of CSV here: a bound on one call
 """Most draws ``exactodds sample`` makes in one run (the draws are held in memory, 8 bytes each)."""
 
 
