@@ -186,16 +186,15 @@ average at the start: {load}). Versions: {versions}.
 
 {verdict}
 
-Absolute times move with the machine's load (this run's is given above:
-about three runnable processes per core); ratios are measured in the same run,
-on the same cores, and move much less.
+Absolute times move with the machine's load (this run's is given above);
+ratios are measured in the same run, on the same cores, and move much less.
 
 **Known limit: the full joint at N = 1000.** The answer itself has
 (N+1)^2 = 1,002,001 outcomes whose exact weights have about 2,600 bits each
 (364 MiB, see the memory table). Building it costs about a million exact
 big-integer divisions by a small integer in the row recurrence, plus a
 dictionary of a million entries: CPython's own integer speed bounds it: about
-1 s at a load average of 2.5 (this case alone), over 4 s at a load of 6. The Hell Dorado
+1.0-1.4 s on a quiet machine (this run), over 4 s at a load average of 6. The Hell Dorado
 answer for the same N needs only the tail "even >= odd" and takes about a
 quarter of that.
 
