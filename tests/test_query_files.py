@@ -81,8 +81,6 @@ def test_flags_round_trip_through_toml() -> None:
 
 def test_the_issue_example_40k6_hit_bs8() -> None:
     """``exactodds 40k6 hit --shots 1 --bs 8`` and its file are the same query (P(hit) = 11/12)."""
-    if "hit" not in (query_systems().get("40k6") or []):
-        pytest.skip("the 40k6 group has no hit command yet (exactodds/cli/wh40k6.py)")
     text = 'system = "40k6"\ncommand = "hit"\n[params]\nshots = 1\nbs = 8\n'
     q = Query.from_text(text)
     assert q == Query.from_args(["40k6", "hit", "--shots", "1", "--bs", "8"])
@@ -91,8 +89,6 @@ def test_the_issue_example_40k6_hit_bs8() -> None:
 
 def test_hd_shoot_engaged_fighters_as_a_list() -> None:
     """``engaged_def = [3, 5]`` is ``--engaged-def 3 --engaged-def 5``."""
-    if "shoot" not in (query_systems().get("hd") or []):
-        pytest.skip("the hd group has no shoot command yet (exactodds/cli/hd.py)")
     flags = ["hd", "shoot", "--dice", "3", "--target-def", "4", "--engaged-def", "3", "--engaged-def", "5",
              "--range-difficulty", "4"]
     q = Query.from_text('system = "hd"\ncommand = "shoot"\n[params]\ndice = 3\ntarget_def = 4\n'
@@ -191,8 +187,6 @@ def test_sample_writes_one_column_per_field(echo_group: dict, tmp_path: Path) ->
 
 def test_real_profile_command_from_a_query_file(tmp_path: Path) -> None:
     """A 40K shooting query whose target profile sits beside the query file."""
-    if "shoot" not in (query_systems().get("40k6") or []):
-        pytest.skip("the 40k6 group has no shoot command yet")
     unit = Path(__file__).resolve().parents[1] / "examples" / "40k6" / "tactical_squad.toml"
     (tmp_path / "unit.toml").write_text(unit.read_text())
     path = write(tmp_path, "q.toml", 'system = "40k6"\ncommand = "shoot"\n[params]\nshots = 5\nbs = 4\n'
