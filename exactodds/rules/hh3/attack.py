@@ -37,7 +37,7 @@ from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ...dice import Target
 from ..allocation import AllocModel, UnitState, wound_kernel, wounded_first
 from ..common import best_save
-from .after import Aftermath, aftermath_kernel
+from .after import aftermath_kernel
 from .counted import resolve_in_order
 from .hits import HitRoll, hit_rolls
 from .reactions import check_reaction, recovery_kernel, shield_active, smoke_shrouded
