@@ -8,8 +8,42 @@ each system's own package.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 from ..core import Dist, InputError
 from ..dice import Target, d6
+
+
+def whole_number(value: object, what: str, lo: int, hi: int | None = None) -> int:
+    """``value`` if it is a whole number (not a bool) from ``lo`` to ``hi``
+    (``hi`` None: no upper bound), else an InputError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
+        allowed = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
+        raise InputError(f"{what} {value!r:.60} is not allowed: use a whole number {allowed}")
+    return value
+
+
+def save_value(value: object, what: str) -> int | None:
+    """An X+ save characteristic: None (no such save) or X from 2 to 6."""
+    return None if value is None else whole_number(value, what, 2, 6)
+
+
+def majority(values: Sequence[int]) -> int:
+    """The most common value; on a tie, the highest of the tied values.
+
+    Both editions roll against the majority Toughness (or WS) of a unit with
+    mixed values; a tie is broken by taking the highest. O(n).
+    """
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)):
+        raise InputError(f"the values must be a list of whole numbers, not {values!r:.60}")
+    for v in values:
+        whole_number(v, "a characteristic", 0)
+    if not values:
+        raise InputError("no model left to take the majority of")
+    counts = Counter(values)
+    top = max(counts.values())
+    return max(v for v, c in counts.items() if c == top)
 
 # RULES.md section 2, "To wound (S vs T)", as data: S - T -> roll needed.
 #   | S - T    | >= +2 | +1 | 0  | -1 | -2 or -3 | <= -4     |
@@ -21,8 +55,7 @@ WOUND_CHART: dict[int, int | None] = {2: 2, 1: 3, 0: 4, -1: 5, -2: 6, -3: 6}
 def wound_target(strength: int, toughness: int) -> Target:
     """The to-wound roll of Strength against Toughness (``fail`` when impossible)."""
     for name, v in (("strength", strength), ("toughness", toughness)):
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 10:
-            raise InputError(f"{name} must be a whole number from 1 to 10, not {v!r}")
+        whole_number(v, name, 1, 10)
     diff = min(strength - toughness, 2)
     needed = WOUND_CHART.get(diff)
     return Target.fail() if needed is None else Target.at_least(needed)

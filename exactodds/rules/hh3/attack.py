@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ...dice import Target
 from ..allocation import AllocModel, UnitState, wound_kernel, wounded_first
-from ..common import best_save
+from ..common import best_save, majority
 from .after import aftermath_kernel
 from .counted import resolve_in_order
 from .hits import HitRoll, hit_rolls
@@ -44,7 +44,7 @@ from .reactions import check_reaction, recovery_kernel, shield_active, smoke_shr
 from .tables import COVER_SAVES, STATUSES
 from .units import AttackingUnit, Conditions, FireGroup, TargetModels, TargetUnit, Weapon
 from .vehicles import VehicleHits, VehicleState, glancing_kernel, vehicle_hits
-from .wounds import WoundRoll, majority, toughness_for_wounds, wound_rolls
+from .wounds import WoundRoll, toughness_for_wounds, wound_rolls
 
 # ----------------------------------------------------------------- stages
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ...core import InputError
 from ...dice import Target
+from ..common import save_value, whole_number
 from .tables import COVER_SAVES, FACINGS, STATUSES
 
 WEAPON_TRAITS: tuple[str, ...] = ("light",)
@@ -21,17 +22,6 @@ UNIT_TRAITS: tuple[str, ...] = ("shield", "smoke")
 
 REACTIONS: tuple[str, ...] = ("shield", "smoke", "medic")
 """The target's reactions the engine models."""
-
-
-def _whole(value: object, what: str, lo: int, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-        allowed = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
-        raise InputError(f"{what} must be a whole number {allowed}, not {value!r}")
-    return value
-
-
-def _save(value: int | None, what: str) -> int | None:
-    return None if value is None else _whole(value, what, 2, 6)
 
 
 def _text(value: object, what: str) -> str:
@@ -87,11 +77,11 @@ class Weapon:
 
     def __post_init__(self) -> None:
         _text(self.name, "a weapon's name")
-        _whole(self.firepower, f"weapon {self.name!r}: firepower", 1)
-        _whole(self.strength, f"weapon {self.name!r}: strength", 1, 10)
+        whole_number(self.firepower, f"weapon {self.name!r}: firepower", 1)
+        whole_number(self.strength, f"weapon {self.name!r}: strength", 1, 10)
         if self.ap is not None:
-            _whole(self.ap, f"weapon {self.name!r}: ap", 1, 6)
-        _whole(self.damage, f"weapon {self.name!r}: damage", 1)
+            whole_number(self.ap, f"weapon {self.name!r}: ap", 1, 6)
+        whole_number(self.damage, f"weapon {self.name!r}: damage", 1)
         _names(self, "traits", f"weapon {self.name!r}: traits", WEAPON_TRAITS)
 
 
@@ -106,8 +96,8 @@ class FiringModels:
 
     def __post_init__(self) -> None:
         _text(self.name, "firing models' name")
-        _whole(self.count, f"models {self.name!r}: count", 1)
-        _whole(self.bs, f"models {self.name!r}: bs", 1)
+        whole_number(self.count, f"models {self.name!r}: count", 1)
+        whole_number(self.bs, f"models {self.name!r}: bs", 1)
         if not isinstance(self.weapon, Weapon):
             raise InputError(f"models {self.name!r}: weapon must be a Weapon, not {self.weapon!r:.60}")
 
@@ -140,7 +130,7 @@ class Armour:
 
     def __post_init__(self) -> None:
         for facing in FACINGS:
-            _whole(getattr(self, facing), f"armour {facing}", 1, 20)
+            whole_number(getattr(self, facing), f"armour {facing}", 1, 20)
 
     def facing(self, name: str) -> int:
         """The Armour Value of one facing (front, side or rear)."""
@@ -169,14 +159,14 @@ class TargetModels:
 
     def __post_init__(self) -> None:
         where = f"target models {_text(self.name, 'target models name')!r}"
-        _whole(self.count, f"{where}: count", 1)
+        whole_number(self.count, f"{where}: count", 1)
         _flag(self.medic, f"{where}: medic")
         if self.armour is not None and not isinstance(self.armour, Armour):
             raise InputError(f"{where}: armour must be an Armour (front, side, rear), not {self.armour!r:.60}")
         if self.is_vehicle:
             if self.hull_points is None:
                 raise InputError(f"{where}: a vehicle needs hull_points")
-            _whole(self.hull_points, f"{where}: hull_points", 1)
+            whole_number(self.hull_points, f"{where}: hull_points", 1)
             bad = [k for k in ("toughness", "wounds", "save", "feel_no_pain") if getattr(self, k) is not None]
             if bad or self.medic:
                 raise InputError(f"{where}: a vehicle (armour) cannot have {(bad or ['medic'])[0]}; "
@@ -186,10 +176,10 @@ class TargetModels:
                 raise InputError(f"{where}: needs toughness and wounds (or armour and hull_points for a vehicle)")
             if self.hull_points is not None:
                 raise InputError(f"{where}: hull_points needs armour (a vehicle)")
-            _whole(self.toughness, f"{where}: toughness", 1, 10)
-            _whole(self.wounds, f"{where}: wounds", 1)
+            whole_number(self.toughness, f"{where}: toughness", 1, 10)
+            whole_number(self.wounds, f"{where}: wounds", 1)
         for key in ("save", "invulnerable", "shrouded", "feel_no_pain"):
-            _save(getattr(self, key), f"{where}: {key}")
+            save_value(getattr(self, key), f"{where}: {key}")
 
     @property
     def is_vehicle(self) -> bool:
@@ -222,9 +212,9 @@ class TargetUnit:
     def __post_init__(self) -> None:
         where = f"target unit {_text(self.name, 'the target unit name')!r}"
         _members(self, "models", f"{where}: models", TargetModels)
-        _whole(self.leadership, f"{where}: leadership", 1, 12)
+        whole_number(self.leadership, f"{where}: leadership", 1, 12)
         if self.cool is not None:
-            _whole(self.cool, f"{where}: cool", 1, 12)
+            whole_number(self.cool, f"{where}: cool", 1, 12)
         for key in ("embarked", "in_reserve", "engaged", "out_of_coherency"):
             _flag(getattr(self, key), f"{where}: {key}")
         if self.out_of_coherency and self.cool is None:

@@ -9,14 +9,13 @@ automatically (no wound roll [...]) and has +1 Damage" (RULES.md section 3).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
 from ...core import Dist
 from ...dice import successes
-from ..common import wound_target
+from ..common import majority, wound_target
 from .hits import HitRoll
 from .tables import MAX_CHARACTERISTIC
 
@@ -27,13 +26,6 @@ class WoundRoll(NamedTuple):
 
     crit_wounds: int
     wounds: int
-
-
-def majority(values: Sequence[int]) -> int:
-    """The most common value (ties: the highest). O(len(values))."""
-    counts = Counter(values)
-    top = max(counts.values())
-    return max(v for v, c in counts.items() if c == top)
 
 
 def toughness_for_wounds(toughness: Sequence[int], shield: bool = False) -> int:

@@ -14,7 +14,8 @@ from .fight import CombatResult, FightEnd, FightResult, FightState, Survivors, f
 from .morale import morale_test, p_pass
 from .shooting import STAGES, hit_chance, hits, overwatch, shoot, shooting_pipeline, stage_counts
 from .tables import BS_TABLE, WS_TABLE, bs_hit_chance, ws_target
-from .units import WEAPON_TYPES, Melee, Model, Shooting, Unit, majority
+from ..common import majority
+from .units import WEAPON_TYPES, Melee, Model, Shooting, Unit
 
 __all__ = [
     "CHARGE_ROLLS", "charge_roll", "p_charge", "slowest", "unit_charge_roll",

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
 from ..allocation import AllocModel, Damage, Recipient, UnitState, closest_first, wound_kernel
-from ..common import best_save
-from .units import Melee, Model, Unit, majority, require_type, whole
+from ..common import best_save, majority, whole_number
+from .units import Melee, Model, Unit, require_type
 
 LOOK_OUT_SIR_ROLL = Target.at_least(4)
 """Seed, "Attention, Chef": "Sur un 4+, la tentative réussit. La blessure est
@@ -39,7 +39,7 @@ def alloc_models(unit: Unit, ap: int | None, cover_allowed: bool = True) -> list
     (``cover_allowed=False``). O(models)."""
     require_type(unit, Unit, "the target unit")
     if ap is not None:
-        whole(ap, "AP", 1, 6)
+        whole_number(ap, "AP", 1, 6)
     return [AllocModel(m.wounds, best_save(m.save, ap, m.cover if cover_allowed else None, m.invulnerable))
             for m in unit.expanded()]
 
@@ -49,7 +49,7 @@ def instant_death_damage(unit: Unit, strength: int) -> list[int]:
     Strength is at least double the model's own Toughness (Instant Death,
     6th edition; Eternal Warrior is not modelled), else 1."""
     require_type(unit, Unit, "the target unit")
-    whole(strength, "Strength", 1, 10)
+    whole_number(strength, "Strength", 1, 10)
     return [m.wounds if strength >= 2 * m.toughness else 1 for m in unit.expanded()]
 
 

@@ -6,11 +6,10 @@ only check that their values are in the ranges the rules allow.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...core import InputError
+from ..common import save_value, whole_number
 
 WEAPON_TYPES = ("normal", "template", "blast", "artillery", "no-bs")
 """Weapon types. Only ``normal`` rolls to hit with BS; the others place their
@@ -28,25 +27,11 @@ servir à faire des tirs au jugé. [...] une attaque de tir n'utilisant pas la
 CT [...] ne peut jamais servir à tirer au jugé."""
 
 
-def whole(value: object, what: str, lo: int, hi: int | None = None) -> int:
-    """``value`` if it is a whole number (not a bool) from ``lo`` to ``hi``, else an InputError."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-        allowed = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
-        raise InputError(f"{what} {value!r} is not allowed: use a whole number {allowed}")
-    return value
-
-
 def require_type(value: object, cls: type | tuple[type, ...], what: str) -> None:
     """Refuse (InputError) a ``value`` that is not an instance of ``cls``."""
     if not isinstance(value, cls) or (isinstance(value, bool) and bool not in (cls if isinstance(cls, tuple) else (cls,))):
         names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
         raise InputError(f"{what} must be a {names}, not {value!r:.60}")
-
-
-def _save(value: object, what: str) -> int | None:
-    if value is None:
-        return None
-    return whole(value, what, 2, 6)
 
 
 @dataclass(frozen=True)
@@ -62,13 +47,13 @@ class Melee:
     ap: int | None = None
 
     def __post_init__(self) -> None:
-        whole(self.ws, "WS", 1, 10)
-        whole(self.initiative, "Initiative", 1, 10)
-        whole(self.attacks, "Attacks", 0, 10)
-        whole(self.strength, "Strength", 1, 10)
-        whole(self.leadership, "Leadership", 1, 10)
+        whole_number(self.ws, "WS", 1, 10)
+        whole_number(self.initiative, "Initiative", 1, 10)
+        whole_number(self.attacks, "Attacks", 0, 10)
+        whole_number(self.strength, "Strength", 1, 10)
+        whole_number(self.leadership, "Leadership", 1, 10)
         if self.ap is not None:
-            whole(self.ap, "AP", 1, 6)
+            whole_number(self.ap, "AP", 1, 6)
 
 
 @dataclass(frozen=True)
@@ -93,12 +78,12 @@ class Model:
 
     def __post_init__(self) -> None:
         require_type(self.name, str, "a model's name")
-        whole(self.toughness, f"{self.name}: toughness", 1, 10)
-        whole(self.wounds, f"{self.name}: wounds", 1, 10)
-        whole(self.count, f"{self.name}: count", 1, 1000)
-        _save(self.save, f"{self.name}: save")
-        _save(self.invulnerable, f"{self.name}: invulnerable save")
-        _save(self.cover, f"{self.name}: cover save")
+        whole_number(self.toughness, f"{self.name}: toughness", 1, 10)
+        whole_number(self.wounds, f"{self.name}: wounds", 1, 10)
+        whole_number(self.count, f"{self.name}: count", 1, 1000)
+        save_value(self.save, f"{self.name}: save")
+        save_value(self.invulnerable, f"{self.name}: invulnerable save")
+        save_value(self.cover, f"{self.name}: cover save")
         require_type(self.character, bool, f"{self.name}: character")
         require_type(self.look_out_sir, (bool, str), f"{self.name}: look_out_sir")
         if self.melee is not None:
@@ -147,23 +132,6 @@ class Unit:
         return sum(m.count for m in self.models)
 
 
-def majority(values: Sequence[int]) -> int:
-    """The most common value; on a tie, the highest of the tied values.
-
-    6th edition: a unit with mixed Toughness (or WS) is rolled against the
-    majority value; a tie between values is broken by taking the highest
-    (the rulebook's "Mixed Toughness" rule). O(n).
-    """
-    require_type(values, (list, tuple), "the values")
-    for v in values:
-        whole(v, "a characteristic", 0)
-    if not values:
-        raise InputError("no model left to take the majority of")
-    counts = Counter(values)
-    top = max(counts.values())
-    return max(v for v, c in counts.items() if c == top)
-
-
 @dataclass(frozen=True)
 class Shooting:
     """One shooting attack: ``shots`` of one weapon profile by one BS.
@@ -184,10 +152,10 @@ class Shooting:
     reroll_failed: bool = False
 
     def __post_init__(self) -> None:
-        whole(self.shots, "shots", 0)
-        whole(self.strength, "Strength", 1, 10)
+        whole_number(self.shots, "shots", 0)
+        whole_number(self.strength, "Strength", 1, 10)
         if self.ap is not None:
-            whole(self.ap, "AP", 1, 6)
+            whole_number(self.ap, "AP", 1, 6)
         require_type(self.snap, bool, "snap")
         require_type(self.reroll_failed, bool, "reroll_failed")
         require_type(self.weapon_type, str, "the weapon type")
@@ -198,7 +166,7 @@ class Shooting:
         if self.master_crafted is not None and self.reroll_failed:
             raise InputError("master-crafted and reroll-failed are alternatives: a die is rerolled at most once")
         if self.master_crafted is not None:
-            whole(self.master_crafted, "master-crafted", 1)
+            whole_number(self.master_crafted, "master-crafted", 1)
         if self.weapon_type != "normal":
             if self.bs is not None:
                 raise InputError(f"a {self.weapon_type} weapon does not roll to hit with BS: give the number of "
@@ -208,4 +176,4 @@ class Shooting:
         elif self.bs is None:
             raise InputError("a BS is required: give the firing model's Ballistic Skill, 1 to 10")
         else:
-            whole(self.bs, "BS", 1, 10)
+            whole_number(self.bs, "BS", 1, 10)
