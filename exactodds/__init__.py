@@ -20,7 +20,7 @@ from .core import (
     TooLargeError,
     chain,
     max_states,
-    set_max_states,
+   
     state_limit,
 )
 from .dice import (
@@ -42,7 +42,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Dist", "ExactOddsError", "InputError", "Pipeline", "Run", "Step", "TooLargeError", "chain",
-    "max_states", "set_max_states", "state_limit",
+    "max_states", "state_limit",
     "Target", "d", "d6", "explode", "keep_highest", "keep_lowest", "pool_counts",
     "reroll_failed_chance", "reroll_once", "reroll_up_to", "successes", "target_with_reroll",
 ]

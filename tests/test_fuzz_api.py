@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exactodds import Dist, Target, d, explode, keep_highest, keep_lowest, pool_counts, reroll_failed_chance
-from exactodds import reroll_once, reroll_up_to, set_max_states, state_limit, successes, target_with_reroll
+from exactodds import max_states, reroll_once, reroll_up_to, state_limit, successes, target_with_reroll
 from exactodds.dice import classify, multiset, success
 from exactodds.rules import hh3, wh40k6
 from exactodds.rules.hell_dorado import make_shot
@@ -199,11 +199,13 @@ def test_reroll_chances(p: Any, p2: Any, n: Any, k: Any) -> None:
 @fuzz_settings(N)
 @given(junk())
 def test_limits_with_junk(value: Any) -> None:
-    try:
-        call_api(set_max_states, value)
-        call_api(lambda: state_limit(value).__enter__())
-    finally:
-        set_max_states(None)
+    before = max_states()
+
+    def enter_and_leave() -> None:
+        with state_limit(value):
+            assert max_states() == value
+    call_api(enter_and_leave)
+    assert max_states() == before
 
 
 # ------------------------------------------------------------------ shared rules

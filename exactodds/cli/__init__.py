@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from ..core import set_max_states
+from ..core import state_limit
 from . import pool
 from .common import ExactOddsGroup
 
@@ -27,7 +27,7 @@ def main(max_states: int | None) -> None:
     command takes --format table|json|csv. Exit status: 0 done, 1 a rejected
     validation, 2 bad input, 3 an internal error.
     """
-    set_max_states(max_states)
+    click.get_current_context().with_resource(state_limit(max_states))
 
 
 def _register_all() -> None:

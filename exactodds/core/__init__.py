@@ -6,11 +6,11 @@ build on it.
 
 from .dist import Dist, Kernel
 from .errors import ExactOddsError, InputError, TooLargeError
-from .limits import check_size, max_states, set_max_states, state_limit
+from .limits import check_size, max_states, state_limit
 from .pipeline import Pipeline, Run, Step, chain, iterate, repeat
 
 __all__ = [
     "Dist", "Kernel", "ExactOddsError", "InputError", "TooLargeError",
-    "check_size", "max_states", "set_max_states", "state_limit",
+    "check_size", "max_states", "state_limit",
     "Pipeline", "Run", "Step", "chain", "iterate", "repeat",
 ]

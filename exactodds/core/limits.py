@@ -3,8 +3,11 @@
 The engine estimates the size of a state space before building it and
 refuses, with the estimate, when it exceeds :func:`max_states`. The limit is
 read from the ``EXACTODDS_MAX_STATES`` environment variable (default
-``2_000_000``) and can be changed in-process with :func:`set_max_states` or
-temporarily with :func:`state_limit`.
+``2_000_000``) and can be changed for a block of code with
+:func:`state_limit`. The override lives in a :class:`contextvars.ContextVar`,
+so it holds for the current thread or task only (a sweep's workers, a Dask
+task and a notebook cell each see their own), and there is no process-global
+mutable state to reset.
 
 An exact answer can be small in states yet huge in digits (the 10,001
 probabilities of 10,000 dice at 4+ share a 3,011-digit denominator), and
@@ -24,6 +27,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from .errors import InputError, TooLargeError
 
@@ -32,13 +36,14 @@ ENV_VAR = "EXACTODDS_MAX_STATES"
 DEFAULT_MAX_DIGITS = 10_000_000
 DIGITS_ENV_VAR = "EXACTODDS_MAX_DIGITS"
 
-_override: int | None = None
+_override: ContextVar[int | None] = ContextVar("exactodds_max_states", default=None)
 
 
 def max_states() -> int:
     """The current limit on the number of states (or terms) of one computation."""
-    if _override is not None:
-        return _override
+    override = _override.get()
+    if override is not None:
+        return override
     return _env_limit(ENV_VAR, DEFAULT_MAX_STATES)
 
 
@@ -65,24 +70,26 @@ def _env_limit(name: str, default: int) -> int:
     return value
 
 
-def set_max_states(value: int | None) -> None:
-    """Set the limit for this process (``None`` restores the environment/default)."""
-    global _override
-    if value is not None and (not isinstance(value, int) or value < 1):
+def _checked_limit(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InputError(f"the state limit must be a positive integer, not {value!r}")
-    _override = value
+    return value
 
 
 @contextmanager
-def state_limit(value: int) -> Iterator[None]:
-    """Temporarily set the state limit (a context manager)."""
-    global _override
-    old = _override
-    set_max_states(value)
+def state_limit(value: int | None) -> Iterator[None]:
+    """Set the state limit for the code inside the ``with`` block (``None``: the
+    environment or default). The limit is context-local: it holds in this
+    thread or task and is restored on leaving the block, even on an error::
+
+        with state_limit(10_000):
+            ...
+    """
+    token = _override.set(None if value is None else _checked_limit(value))
     try:
         yield
     finally:
-        _override = old
+        _override.reset(token)
 
 
 WEIGHT_UNIT_BITS = 1024
