@@ -4,17 +4,18 @@ files, and junk Python values.
 
 Nothing here names a command: :func:`walk` finds every group and command
 under ``exactodds.cli:main`` (rule systems added later are picked up), and
-the strategies are derived from each parameter's click type:
+the strategies are derived from each parameter's click type, or the kind of
+value of the commands layer behind it (``p.type.kind``):
 
-- :class:`~exactodds.cli.common.Count` -> whole numbers in its range (small,
-  to keep accepted queries cheap), :class:`~exactodds.cli.common.TargetType`
-  -> ``X+``/``auto``/``fail``, :class:`~exactodds.cli.common.FacesType` ->
+- :class:`~exactodds.commands.kinds.Count` -> whole numbers in its range (small,
+  to keep accepted queries cheap), :class:`~exactodds.commands.kinds.TargetNumber`
+  -> ``X+``/``auto``/``fail``, :class:`~exactodds.commands.kinds.Faces` ->
   ``1,2``-style lists, ``click.Choice`` -> its choices, flags -> present or
-  not, ``click.Path``/``click.File`` -> example files (``examples/**``, copied
+  not, profile files and ``click.Path``/``click.File`` -> example files (``examples/**``, copied
   to a temporary folder so relative paths inside them still resolve) or
   temporary files with broken content;
 - any other type -> the tokens of a broad pool that the type's own
-  ``convert`` accepts (so a new parameter type gets sensible values with no
+  ``convert`` (or kind's) accepts (so a new parameter type gets sensible values with no
   change here).
 
 Malformed command lines start from a well-formed one and corrupt it: a bad
@@ -52,7 +53,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 from exactodds.cli import main
-from exactodds.cli.common import Count, FacesType, TargetType
+from exactodds.commands.kinds import Count, Faces, TargetNumber
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES_DIR = ROOT / "examples"
@@ -388,9 +389,18 @@ PROBE_TOKENS = ([str(i) for i in range(0, 13)] + ["20", "24", "36", "100", "1000
 """Candidate values for parameter types this module does not know: kept when the type's ``convert`` accepts them."""
 
 
+def _kind(p: click.Parameter) -> Any:
+    """The commands layer's kind of value behind a generated parameter (None for others)."""
+    return getattr(p.type, "kind", None)
+
+
 def _accepts(p: click.Parameter, token: str) -> bool:
     try:
-        p.type.convert(token, p, None)
+        kind = _kind(p)
+        if kind is not None:
+            kind.convert(token, {})
+        else:
+            p.type.convert(token, p, None)
     except Exception:  # noqa: BLE001 - a probe: any failure means "not a value of this type"
         return False
     return True
@@ -403,7 +413,7 @@ def probe_values(p: click.Parameter) -> list[str]:
 
 def count_values(t: Count, big: bool) -> st.SearchStrategy[str]:
     """Whole numbers in the Count's range: small, or anywhere (big) to exercise the size limit."""
-    low = t.low
+    low = -5 if t.low is None else t.low
     high_small = low + 12 if t.high is None else min(t.high, low + 12)
     small = st.integers(low, high_small)
     if not big:
@@ -447,13 +457,14 @@ def examples_for(node_path: Sequence[str], p: click.Parameter) -> list[Path]:
 def valid_value(node_path: Sequence[str], p: click.Parameter, big: bool = False) -> st.SearchStrategy[str]:
     """One well-formed value for ``p`` (one token)."""
     t = p.type
+    kind = _kind(p)
     if p.name in PINNED:
         return st.just(PINNED[p.name])
-    if isinstance(t, Count):
-        return count_values(t, big)
-    if isinstance(t, TargetType):
+    if isinstance(kind, Count):
+        return count_values(kind, big)
+    if isinstance(kind, TargetNumber):
         return st.sampled_from([f"{i}+" for i in range(2, 7)] + ["auto", "fail"])
-    if isinstance(t, FacesType):
+    if isinstance(kind, Faces):
         return st.sets(st.integers(1, 6), min_size=1, max_size=3).map(lambda s: ",".join(map(str, sorted(s))))
     if isinstance(t, click.Choice):
         return st.sampled_from([str(c) for c in t.choices])

@@ -461,7 +461,7 @@ def _loaders() -> list[tuple[str, Any, list[Path]]]:
 
     from exactodds.profiles import hh3 as hh3_profiles
     from exactodds.profiles import wh40k6 as wh40k6_profiles
-    from exactodds.query import Query
+    from exactodds.commands import Query
     from exactodds.sweep.grid import load_grid
     from tests.fuzzing import example_files
 

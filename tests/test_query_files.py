@@ -15,17 +15,19 @@ import io
 import json
 from fractions import Fraction as F
 from pathlib import Path
+from dataclasses import dataclass
 from typing import NamedTuple
 
-import click
 import pytest
 from click.testing import CliRunner
 
 from exactodds import Dist, InputError
 from exactodds.answer import Answer
 from exactodds.cli import main
-from exactodds.cli.common import query_command
-from exactodds.query import Query, params_to_args, query_systems
+from exactodds.cli.generate import query_from_args
+from exactodds.commands import Params, Query, param, query as query_module, registry
+from exactodds.commands import systems as query_systems
+from exactodds.commands.kinds import Count, Flag, Many, ProfileFile, ProfileRef, Text
 
 BS8_POOL = 'system = "pool"\n[params]\nn = 1\nhit = "2+"\nreroll = 1\nreroll_hit = "4+"\n'
 BS8_FLAGS = ["pool", "1", "--hit", "2+", "--reroll", "1", "--reroll-hit", "4+"]
@@ -52,7 +54,7 @@ def one_error_line(result) -> str:  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------- same query
 def test_file_and_flags_are_the_same_query(tmp_path: Path) -> None:
     path = write(tmp_path, "bs8.toml", BS8_POOL)
-    from_file, from_flags = Query.from_toml(path), Query.from_args(BS8_FLAGS)
+    from_file, from_flags = Query.from_toml(path), query_from_args(BS8_FLAGS)
     assert from_file == from_flags
     assert from_file.dist() == Dist({0: F(1, 12), 1: F(11, 12)})
     for fmt in ("json", "csv", "table"):
@@ -61,7 +63,7 @@ def test_file_and_flags_are_the_same_query(tmp_path: Path) -> None:
 
 def test_a_different_value_is_a_different_query() -> None:
     q = Query.from_text(BS8_POOL)
-    assert q != Query.from_args(["pool", "1", "--hit", "2+", "--reroll", "1", "--reroll-hit", "5+"])
+    assert q != query_from_args(["pool", "1", "--hit", "2+", "--reroll", "1", "--reroll-hit", "5+"])
     # defaults written out are still the same query
     assert q == Query.from_text(BS8_POOL + "sides = 6\nreroll_failed = false\n")
 
@@ -72,8 +74,8 @@ def test_an_empty_list_leaves_the_option_out() -> None:
 
 
 def test_flags_round_trip_through_toml() -> None:
-    q = Query.from_args(BS8_FLAGS)
-    assert q.params == {"n": 1, "hit": "2+", "reroll": 1, "reroll_hit": "4+"}  # the words as typed
+    q = query_from_args(BS8_FLAGS)
+    assert q.typed.plain() == {"n": 1, "hit": "2+", "reroll": [1], "reroll_hit": "4+"}  # values given
     again = Query.from_text(q.to_toml())
     assert again == q and again.dist() == q.dist()
     assert q.command_line() == "exactodds pool 1 --hit 2+ --reroll 1 --reroll-hit 4+"
@@ -83,7 +85,7 @@ def test_the_issue_example_40k6_hit_bs8() -> None:
     """``exactodds 40k6 hit --shots 1 --bs 8`` and its file are the same query (P(hit) = 11/12)."""
     text = 'system = "40k6"\ncommand = "hit"\n[params]\nshots = 1\nbs = 8\n'
     q = Query.from_text(text)
-    assert q == Query.from_args(["40k6", "hit", "--shots", "1", "--bs", "8"])
+    assert q == query_from_args(["40k6", "hit", "--shots", "1", "--bs", "8"])
     assert q.dist() == Query.from_text(BS8_POOL).dist() == Dist({0: F(1, 12), 1: F(11, 12)})
 
 
@@ -93,26 +95,20 @@ def test_hd_shoot_engaged_fighters_as_a_list() -> None:
              "--range-difficulty", "4"]
     q = Query.from_text('system = "hd"\ncommand = "shoot"\n[params]\ndice = 3\ntarget_def = 4\n'
                         'engaged_def = [3, 5]\nrange_difficulty = 4\n')
-    assert q == Query.from_args(flags) and Query.from_args(flags).params["engaged_def"] == [3, 5]
+    assert q == query_from_args(flags) and query_from_args(flags).typed.plain()["engaged_def"] == [3, 5]
     p_target = sum(p for o, p in q.dist().items() if o.recipient == "target")
-    assert p_target == F(19, 54)  # the issue's figure for the seed's example
+    assert p_target == F(19, 54)  # the rulebook's example
 
 
 def test_every_registered_command_has_query_keys() -> None:
-    """The walker finds each query command, and each key maps to one click parameter."""
+    """Every command of the registry loads, and its keys are its parameter names."""
     systems = query_systems()
     assert systems["pool"] is None
     for system, commands in systems.items():
         for command in commands or [None]:
-            q = Query(system, command, {})
-            keys = [k for k in _keys(q)]
-            assert len(keys) == len(set(keys)) and "format" not in keys and "fmt" not in keys
-
-
-def _keys(q: Query) -> list[str]:
-    from exactodds.query import query_params
-
-    return list(query_params(q.command_object()))
+            spec = registry.find(system, command)
+            keys = list(spec.params.specs())
+            assert keys and len(keys) == len(set(keys)) and "format" not in keys and "fmt" not in keys
 
 
 # ------------------------------------- lists, flags, paths: a test command
@@ -121,60 +117,73 @@ class Echo(NamedTuple):
     label: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class EchoParams(Params):
+    count: int = param(Count(0), "A count.", positional=True)
+    engaged_def: tuple[int, ...] = param(Many(Count(1, 7)), "Repeated.", ())
+    elevated: bool = param(Flag(), "A flag.", False)
+    target: ProfileRef | None = param(ProfileFile(), "A profile.", None)
+    name: str = param(Text(), "A name.", "x")
+
+
 @pytest.fixture
 def echo_group(monkeypatch: pytest.MonkeyPatch) -> dict:
-    """A throwaway ``testsys echo`` command registered on ``main`` for one test."""
+    """A throwaway ``testsys echo`` command registered for one test."""
     seen: dict = {}
-    group = click.Group("testsys")
+    monkeypatch.setitem(registry.COMMANDS, ("testsys", "echo"), "unused")
+    monkeypatch.setattr(registry, "_DEFINED", dict(registry._DEFINED))
 
-    @query_command(group, "echo")
-    @click.argument("count", type=click.IntRange(min=0))
-    @click.option("--engaged-def", type=click.IntRange(1, 7), multiple=True)
-    @click.option("--elevated", is_flag=True)
-    @click.option("--loud/--quiet", default=True)
-    @click.option("--target", metavar="UNIT.toml", default=None)
-    @click.option("--profile", type=click.Path(dir_okay=False), default=None)
-    @click.option("--name", default="x")
-    def echo(count: int, engaged_def: tuple, elevated: bool, loud: bool, target: str | None,
-             profile: str | None, name: str) -> Answer:
+    @registry.define("testsys", "echo", EchoParams)
+    def echo(p: EchoParams) -> Answer:
         """Record its parameters."""
-        seen.update(count=count, engaged_def=engaged_def, elevated=elevated, loud=loud, target=target,
-                    profile=profile, name=name)
-        return Answer(Dist.uniform([Echo(count, name), Echo(count + 1, name)]), {"count": count})
+        seen.update(count=p.count, engaged_def=p.engaged_def, elevated=p.elevated, target=p.target, name=p.name)
+        return Answer(Dist.uniform([Echo(p.count, p.name), Echo(p.count + 1, p.name)]), {"count": p.count})
 
-    monkeypatch.setitem(main.commands, "testsys", group)
     return seen
 
 
 def test_lists_repeat_options_and_booleans_are_flags(echo_group: dict, tmp_path: Path) -> None:
     text = ('system = "testsys"\ncommand = "echo"\n[params]\ncount = 2\nengaged_def = [3, 5]\n'
-            'elevated = true\nloud = false\nname = "a b"\n')
+            'elevated = true\nname = "a b"\n')
     q = Query.from_toml(write(tmp_path, "q.toml", text))
-    assert q.args() == ["--engaged-def", "3", "--engaged-def", "5", "--elevated", "--quiet", "--name", "a b",
-                        "--", "2"]
+    assert q.command_line() == "exactodds testsys echo 2 --engaged-def 3 --engaged-def 5 --elevated --name 'a b'"
     q.answer()
-    assert echo_group == {"count": 2, "engaged_def": (3, 5), "elevated": True, "loud": False, "target": None,
-                          "profile": None, "name": "a b"}
-    assert q == Query.from_args(["testsys", "echo", "2", "--engaged-def", "3", "--engaged-def", "5",
-                                 "--elevated", "--quiet", "--name", "a b"])
+    assert echo_group == {"count": 2, "engaged_def": (3, 5), "elevated": True, "target": None, "name": "a b"}
+    assert q == query_from_args(["testsys", "echo", "2", "--engaged-def", "3", "--engaged-def", "5",
+                                 "--elevated", "--name", "a b"])
+    r = invoke("testsys", "echo", "2", "--engaged-def", "8")
+    assert r.exit_code == 2 and "Invalid value for '--engaged-def': 8 is out of range" in r.output
 
 
 def test_relative_profile_paths_are_read_from_the_query_folder(echo_group: dict, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "queries"
-    folder.mkdir()
+    (folder / "units").mkdir(parents=True)
+    write(folder / "units", "unit.toml", "a = 1\n")
     text = ('system = "testsys"\ncommand = "echo"\n[params]\ncount = 1\ntarget = "units/unit.toml"\n'
-            'profile = "data.txt"\nname = "plain.toml.txt"\n')
-    path = write(folder, "q.toml", text)
+            'name = "plain.toml.txt"\n')
+    write(folder, "q.toml", text)
     monkeypatch.chdir(tmp_path)  # elsewhere than the query file
     Query.from_toml(Path("queries") / "q.toml").answer()
-    assert echo_group["target"] == str(folder.resolve() / "units" / "unit.toml")
-    assert echo_group["profile"] == str(folder.resolve() / "data.txt")
+    assert echo_group["target"].path.resolve() == (folder / "units" / "unit.toml").resolve()
+    assert echo_group["target"].written == "units/unit.toml"  # as written, for the answer's query line
     assert echo_group["name"] == "plain.toml.txt"  # not a profile: left alone
+    write(tmp_path, "abs.toml", "b = 2\n")
     absolute = text.replace('"units/unit.toml"', json.dumps(str(tmp_path / "abs.toml")))
     Query.from_toml(write(folder, "abs.toml", absolute)).answer()
-    assert echo_group["target"] == str(tmp_path / "abs.toml")
-    assert path.exists()
+    assert echo_group["target"].path == tmp_path / "abs.toml"
+    line = one_error_line(invoke("run", str(write(folder, "bad.toml", text.replace("units/unit", "units/none")))))
+    assert "params.target: units/none.toml: cannot read the file" in line
+
+
+def test_profiles_take_part_in_the_key_by_content(echo_group: dict, tmp_path: Path) -> None:
+    """Two paths with the same content are the same question; an edited file is another one."""
+    a, b = write(tmp_path, "a.toml", "x = 1\n"), write(tmp_path, "b.toml", "x = 1\n")
+    qa = Query("testsys", "echo", {"count": 1, "target": str(a)})
+    assert qa == Query("testsys", "echo", {"count": 1, "target": str(b)})
+    a.write_text("x = 2\n")
+    assert qa != Query("testsys", "echo", {"count": 1, "target": str(a)})
+    assert qa.key() == Query("testsys", "echo", {"count": 1, "target": str(b)}).key()
 
 
 def test_sample_writes_one_column_per_field(echo_group: dict, tmp_path: Path) -> None:
@@ -207,10 +216,10 @@ def test_real_profile_command_from_a_query_file(tmp_path: Path) -> None:
     ("system = \"pool\"\n[params]\nn = 1\n", ["'hit' is required"]),
     ("system = \"pool\"\n[params]\nn = 1\nhit = \"9+\"\n", ["params.hit", "2+ to 6+"]),
     ("system = \"pool\"\n[params]\nn = -1\nhit = \"4+\"\n", ["params.n", "-1"]),
-    ("system = \"pool\"\n[params]\nn = 1\nhit = true\n", ["params.hit = true", "not true or false"]),
+    ("system = \"pool\"\n[params]\nn = 1\nhit = true\n", ["params.hit: True is not a target number"]),
     ("system = \"pool\"\n[params]\nn = 1\nhit = \"4+\"\nreroll_failed = \"yes\"\n", ["reroll_failed", "true or false"]),
-    ("system = \"pool\"\n[params]\nn = 1\nhit = \"4+\"\nreroll = { a = 1 }\n", ["params.reroll", "not a table"]),
-    ("system = \"pool\"\n[params]\nn = 1\nhit = \"4+\"\nreroll_hit = \"5+\"\n", ["needs --reroll"]),
+    ("system = \"pool\"\n[params]\nn = 1\nhit = \"4+\"\nreroll = { a = 1 }\n", ["params.reroll", "not a list of faces"]),
+    ("system = \"pool\"\n[params]\nn = 1\nhit = \"4+\"\nreroll_hit = \"5+\"\n", ["reroll_hit needs reroll FACES"]),
     ("system = \"pool\"\nparams = 3\n", ["params", "expected a table"]),
     ("system = 5\n", ["system", "expected text"]),
     ("system = [\n", ["invalid TOML"]),
@@ -241,15 +250,40 @@ def test_missing_and_odd_files(tmp_path: Path) -> None:
 
 def test_python_api_errors_are_input_errors() -> None:
     with pytest.raises(InputError, match="unknown key 'nn'"):
-        Query("pool", None, {"nn": 1}).answer()
+        Query("pool", None, {"nn": 1})
     with pytest.raises(InputError, match="needs a system"):
-        Query.from_args([])
+        query_from_args([])
     with pytest.raises(InputError, match="exactodds pool: .*--hit"):
-        Query.from_args(["pool", "1", "--hit", "9+"])
+        query_from_args(["pool", "1", "--hit", "9+"])
+
+
+def test_each_interface_names_parameters_in_its_own_vocabulary(tmp_path: Path) -> None:
+    """One check, three spellings: --reroll-up-to on the command line, reroll_up_to elsewhere."""
+    from exactodds import ask
+
+    cli = one_error_line(invoke("pool", "3", "--hit", "4+", "--reroll-failed", "--reroll-up-to", "1"))
+    assert cli == "Error: --reroll-failed and --reroll-up-to are alternatives; give one"
+    path = write(tmp_path, "q.toml", 'system = "pool"\n[params]\nn = 3\nhit = "4+"\nreroll_failed = true\n'
+                                     'reroll_up_to = 1\n')
+    assert one_error_line(invoke("run", str(path))) == \
+        f"Error: {path}: reroll_failed and reroll_up_to are alternatives; give one"
+    with pytest.raises(InputError, match="^reroll_failed and reroll_up_to are alternatives; give one$"):
+        ask("pool", n=3, hit="4+", reroll_failed=True, reroll_up_to=1)
 
 
 def test_negative_positional_is_refused_by_the_command_not_as_an_option() -> None:
-    assert params_to_args(Query("pool").command_object(), {"n": -1, "hit": "4+"}) == ["--hit", "4+", "--", "-1"]
+    line = one_error_line(invoke("pool", "--hit", "4+", "--", "-1"))
+    assert "Invalid value for 'N': -1 is out of range: use a whole number 0 or more" in line
+    with pytest.raises(InputError, match="params.n: -1 is out of range"):
+        Query("pool", None, {"n": -1, "hit": "4+"}, source="q.toml")
+
+
+def test_queries_compare_without_raising() -> None:
+    """Keys are plain values: queries of different commands compare unequal, never raise."""
+    a = Query("pool", None, {"n": 3, "hit": "4+"})
+    b = Query("40k6", "hit", {"shots": 3, "bs": 4})
+    assert a != b and a != "pool" and len({a, b, Query("pool", None, {"n": 3, "hit": 4})}) == 2
+    assert a.key() == ("pool", None, (3, 6, ("at_least", 4, 6), (), None, False, None))
 
 
 # ------------------------------------------------------------------ sample

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from exactodds import Dist, InputError
 from exactodds.cli import main
-from exactodds.query import Query, query_systems
+from exactodds.commands import Query, systems as query_systems
 from exactodds.sweep import ANSWERS, AnswerCache, load_grid, parse_grid, run_sweep, sweep
 from exactodds.sweep.output import read_rows
 from tests.brute import enumerate_rolls

@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 from exactodds import Dist, InputError, successes
 from exactodds.cli import main
-from exactodds.query import Query
+from exactodds.commands import Query
 from exactodds.validation import (
     Samples,
     cramer_von_mises,
@@ -569,6 +569,6 @@ def test_rich_display() -> None:
 
 
 def test_validation_imports_scipy_lazily() -> None:
-    code = "import sys, exactodds.validation, exactodds.query, exactodds.cli\nprint('scipy' in sys.modules)"
+    code = "import sys, exactodds.validation, exactodds.commands, exactodds.cli\nprint('scipy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -45,7 +45,7 @@ def query_files() -> list[Path]:
 
 def run_query(path: Path) -> Any:
     """exactodds: the answer of one query file, as ``exactodds run FILE``."""
-    Query = need("exactodds.query", "Query")
+    Query = need("exactodds.commands", "Query")
     return Query.from_toml(path).answer()
 
 

@@ -1,24 +1,54 @@
 """The ``exactodds`` command line.
 
-Each rule system adds its commands from its own module (``register(main)``);
-this module only assembles them. Run ``exactodds --help``.
+The query commands are generated from :mod:`exactodds.commands`
+(:mod:`exactodds.cli.generate`); ``run``, ``sample``, ``validate`` and
+``sweep`` work on query and grid files. Commands are built when first asked
+for, so a question loads only its own command. Run ``exactodds --help``.
 """
 
 from __future__ import annotations
 
 import click
 
-from ..core import state_limit
-from . import pool
 from .common import ExactOddsGroup
 
-SYSTEM_MODULES = ("pool", "hd", "wh40k6", "hh3", "files", "sweep")
+FILE_COMMANDS = {"run": "files", "sample": "files", "validate": "files", "sweep": "sweep"}
+"""Commands on files -> the module of :mod:`exactodds.cli` defining them."""
 
 
-@click.group(cls=ExactOddsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class Main(ExactOddsGroup):
+    """The root group: rule systems and query commands from the commands layer, then
+    the commands on files; each built on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from ..commands import systems
+
+        return sorted([*systems(), *FILE_COMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        import importlib
+
+        from ..commands import SYSTEMS, find, systems
+
+        known = systems()
+        if cmd_name in known:
+            if known[cmd_name] is None:
+                from .generate import query_command
+
+                return query_command(find(cmd_name))
+            from .generate import SystemGroup
+
+            return SystemGroup(cmd_name, SYSTEMS.get(cmd_name, ""))
+        if cmd_name in FILE_COMMANDS:
+            module = importlib.import_module(f"{__name__}.{FILE_COMMANDS[cmd_name]}")
+            return getattr(module, cmd_name)  # type: ignore[no-any-return]
+        return None
+
+
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--max-states", type=click.IntRange(min=1), default=None, envvar="EXACTODDS_MAX_STATES",
               help="Refuse questions needing more states than this (default 2,000,000; "
-                   "env EXACTODDS_MAX_STATES).")
+                   "env EXACTODDS_MAX_STATES). Also accepted after the command.")
 @click.version_option(package_name="exactodds")
 def main(max_states: int | None) -> None:
     """Exact probabilities of tabletop wargame dice rules.
@@ -27,22 +57,9 @@ def main(max_states: int | None) -> None:
     command takes --format table|json|csv. Exit status: 0 done, 1 a rejected
     validation, 2 bad input, 3 an internal error.
     """
+    from ..commands import state_limit
+
     click.get_current_context().with_resource(state_limit(max_states))
 
 
-def _register_all() -> None:
-    import importlib
-
-    for name in SYSTEM_MODULES:
-        try:
-            module = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as e:  # a system not written yet
-            if e.name != f"{__name__}.{name}":
-                raise
-            continue
-        module.register(main)
-
-
-_register_all()
-
-__all__ = ["main", "pool"]
+__all__ = ["main"]

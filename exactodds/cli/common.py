@@ -1,27 +1,16 @@
-"""Shared pieces of the command line: the error-handling group, parameter
-types, and :func:`query_command`, the pattern every query command follows.
-
-A query command is a function computing an :class:`~exactodds.answer.Answer`
-from validated parameters. :func:`query_command` turns it into a click
-command with ``--format table|json|csv`` and keeps the function on the
-command (``cmd.compute``) so that query files (``exactodds run``) reach the
-very same code with the very same validation.
-"""
+"""Shared pieces of the command line: the error-handling group, the
+``--format`` option and the rendering of an answer."""
 
 from __future__ import annotations
 
 import os
 import re
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
 
-from ..answer import FORMATS, Answer
-from ..core import ExactOddsError
-from ..core.limits import check_digits, decimal_digits
-from ..dice import Target
+from ..commands import FORMATS, Answer, ExactOddsError, check_digits, decimal_digits
 
 EXIT_REJECTED = 1
 EXIT_BAD_INPUT = 2
@@ -107,78 +96,6 @@ def _fail(message: str, ctx: click.Context | None, code: int = EXIT_BAD_INPUT) -
     sys.exit(code)
 
 
-class TargetType(click.ParamType):
-    """A target number on a die: ``X+``, ``auto`` or ``fail``."""
-
-    name = "X+"
-
-    def __init__(self, sides: int = 6) -> None:
-        self.sides = sides
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Target:
-        if isinstance(value, Target):
-            return value
-        sides = ctx.params.get("sides", self.sides) if ctx is not None else self.sides
-        try:
-            return Target.parse(value, sides=sides)
-        except ExactOddsError as e:
-            self.fail(str(e), param, ctx)
-
-
-class Count(click.ParamType):
-    """A whole number within ``[low, high]`` (``high`` None: unbounded), with a message
-    naming what is allowed (clearer than click's ``IntRange`` wording)."""
-
-    name = "N"
-
-    def __init__(self, low: int = 0, high: int | None = None, what: str = "a count") -> None:
-        self.low, self.high, self.what = low, high, what
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, bool):
-            self.fail(f"{value!r} is not {self.what}: {self._allowed()}", param, ctx)
-        if isinstance(value, int):
-            n = value
-        else:
-            text = str(value).strip()
-            if not re.fullmatch(r"[+-]?[0-9]+", text):
-                self.fail(f"{value!r} is not {self.what}: {self._allowed()}", param, ctx)
-            if len(text.lstrip("+-").lstrip("0")) > MAX_NUMBER_DIGITS:
-                self.fail(f"{text} is far too large ({len(text):,} digits): {self._allowed()}", param, ctx)
-            n = int(text)
-        if n < self.low or (self.high is not None and n > self.high):
-            self.fail(f"{n} is out of range: {self._allowed()}", param, ctx)
-        return n
-
-    def _allowed(self) -> str:
-        if self.high is None:
-            return f"use a whole number {self.low} or more"
-        return f"use a whole number from {self.low} to {self.high}"
-
-
-class FacesType(click.ParamType):
-    """A comma-separated list of die faces, e.g. ``1`` or ``1,2``."""
-
-    name = "FACES"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, ...]:
-        if isinstance(value, tuple):
-            return value
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if isinstance(value, list):
-            value = ",".join(str(v) for v in value)
-        sides = ctx.params.get("sides", 6) if ctx is not None else 6
-        faces = []
-        for part in str(value).split(","):
-            part = part.strip()
-            if not re.fullmatch(r"[0-9]{1,4}", part) or not 1 <= int(part) <= sides:
-                self.fail(f"{value!r} is not a list of faces: use whole numbers 1 to {sides}, "
-                          f"separated by commas (e.g. 1 or 1,2)", param, ctx)
-            faces.append(int(part))
-        return tuple(sorted(set(faces)))
-
-
 def render_answer(answer: Answer, fmt: str) -> str:
     """``answer`` rendered in ``fmt`` (no trailing newline), after checking that
     its exact fractions are not too long to write (:func:`~exactodds.core.limits.check_digits`).
@@ -207,27 +124,12 @@ def _fractions(value: Any) -> list:
     return []
 
 
-def format_option(f: Callable) -> Callable:
-    """The ``--format table|json|csv`` option shared by every query command."""
+def format_option(target: Any) -> Any:
+    """Add ``--format table|json|csv`` to a click command (or, as a decorator, to its function)."""
+    option = click.Option(["--format", "fmt"], type=click.Choice(FORMATS), default="table", show_default=True,
+                          help="Output format: a table for people, JSON or CSV for programs.")
+    if isinstance(target, click.Command):
+        target.params.append(option)
+        return target
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-                        help="Output format: a table for people, JSON or CSV for programs.")(f)
-
-
-def query_command(parent: click.Group, name: str | None = None, **command_kwargs: Any) -> Callable:
-    """Decorator: make ``compute(**params) -> Answer`` a query command of ``parent``.
-
-    Put the click options *below* this decorator; they describe the
-    command's parameters. ``--format`` is added here.
-    """
-
-    def deco(compute: Callable[..., Answer]) -> click.Command:
-        def callback(fmt: str, **params: Any) -> None:
-            click.echo(render_answer(compute(**params), fmt))
-
-        callback.__click_params__ = list(getattr(compute, "__click_params__", []))  # type: ignore[attr-defined]
-        callback.__doc__ = compute.__doc__
-        cmd = parent.command(name or compute.__name__.replace("_", "-"), **command_kwargs)(format_option(callback))
-        cmd.compute = compute  # type: ignore[attr-defined]
-        return cmd
-
-    return deco
+                        help="Output format: a table for people, JSON or CSV for programs.")(target)

@@ -7,59 +7,58 @@ from pathlib import Path
 
 import click
 
-from .common import Count
+from ..commands.kinds import Count
+from .generate import KindType, with_max_states
 
 SCHEDULER_CHOICES = ("processes", "local", "dask")
 
 
-def register(main: click.Group) -> None:
-    """Add the ``sweep`` command to ``main``."""
+@with_max_states
+@click.command("sweep")
+@click.argument("grid", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the rows to this .csv or .parquet file as they complete; an existing file of "
+                   "the same sweep is resumed (its rows are skipped). Default: CSV on standard output.")
+@click.option("--workers", "-j", type=KindType(Count(1, 256, "a number of workers")), default=2, show_default=True,
+              help="Worker processes (processes scheduler, or a local Dask cluster).")
+@click.option("--scheduler", type=click.Choice(SCHEDULER_CHOICES), default="processes", show_default=True,
+              help="processes: a local process pool; local: this process only; dask: a Dask cluster "
+                   "(--address, else a local cluster).")
+@click.option("--address", default=None, metavar="ADDRESS",
+              help="Address of a Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --scheduler dask).")
+@click.option("--overwrite", is_flag=True, help="Start again: discard the rows already in --out.")
+@click.option("--keep-going", is_flag=True,
+              help="Record a query's error in an 'error' column and go on (default: stop at the first).")
+@click.option("--progress/--no-progress", default=None,
+              help="Show a progress bar (default: when standard error is a terminal).")
+def sweep(grid: Path, out: Path | None, workers: int, scheduler: str, address: str | None,
+                  overwrite: bool, keep_going: bool, progress: bool | None) -> None:
+    """Run every query of a grid file and write one row per query.
 
-    @main.command("sweep")
-    @click.argument("grid", type=click.Path(dir_okay=False, path_type=Path))
-    @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                  help="Write the rows to this .csv or .parquet file as they complete; an existing file of "
-                       "the same sweep is resumed (its rows are skipped). Default: CSV on standard output.")
-    @click.option("--workers", "-j", type=Count(1, 256, "a number of workers"), default=2, show_default=True,
-                  help="Worker processes (processes scheduler, or a local Dask cluster).")
-    @click.option("--scheduler", type=click.Choice(SCHEDULER_CHOICES), default="processes", show_default=True,
-                  help="processes: a local process pool; local: this process only; dask: a Dask cluster "
-                       "(--address, else a local cluster).")
-    @click.option("--address", default=None, metavar="ADDRESS",
-                  help="Address of a Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --scheduler dask).")
-    @click.option("--overwrite", is_flag=True, help="Start again: discard the rows already in --out.")
-    @click.option("--keep-going", is_flag=True,
-                  help="Record a query's error in an 'error' column and go on (default: stop at the first).")
-    @click.option("--progress/--no-progress", default=None,
-                  help="Show a progress bar (default: when standard error is a terminal).")
-    def sweep_command(grid: Path, out: Path | None, workers: int, scheduler: str, address: str | None,
-                      overwrite: bool, keep_going: bool, progress: bool | None) -> None:
-        """Run every query of a grid file and write one row per query.
+    The grid names a base query (as in a query file), the parameters to
+    vary (lists, ranges {from, to, step}, listed [[combinations]]) and
+    the figures of each row ([report]: mean, var, at_least, at_most,
+    p_outcome, quantiles, extras). Exact figures are written num/den,
+    each with a _float twin. Example:
 
-        The grid names a base query (as in a query file), the parameters to
-        vary (lists, ranges {from, to, step}, listed [[combinations]]) and
-        the figures of each row ([report]: mean, var, at_least, at_most,
-        p_outcome, quantiles, extras). Exact figures are written num/den,
-        each with a _float twin. Example:
+        exactodds sweep examples/sweeps/pool_hits.toml --out hits.csv
+    """
+    from ..sweep import run_sweep
+    from ..sweep.output import output_format
 
-            exactodds sweep examples/sweeps/pool_hits.toml --out hits.csv
-        """
-        from ..sweep import run_sweep
-        from ..sweep.output import output_format
-
-        if out is not None:
-            output_format(out)  # refuse an unknown suffix, or Parquet without pyarrow, before any work
-        show = sys.stderr.isatty() if progress is None else progress
-        try:
-            result = run_sweep(grid, out, workers=workers, scheduler=scheduler, address=address,
-                               overwrite=overwrite, keep_going=keep_going, progress=show)
-        except KeyboardInterrupt:
-            where = f"; the finished rows are in {out}: run the same command again to resume" if out else ""
-            click.echo(f"sweep stopped{where}", err=True)
-            raise click.Abort() from None
-        if out is None and not sys.stderr.isatty():
-            return  # rows on standard output for a program: nothing else
-        s = result.summary()
-        dest = f" -> {out}" if out else ""
-        click.echo(f"sweep: {s['rows']} rows ({s['computed']} queries computed, {s['resumed']} rows resumed, "
-                   f"{s['shared']} shared, {s['errors']} errors) in {s['seconds']:.1f} s{dest}", err=True)
+    if out is not None:
+        output_format(out)  # refuse an unknown suffix, or Parquet without pyarrow, before any work
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        result = run_sweep(grid, out, workers=workers, scheduler=scheduler, address=address,
+                           overwrite=overwrite, keep_going=keep_going, progress=show)
+    except KeyboardInterrupt:
+        where = f"; the finished rows are in {out}: run the same command again to resume" if out else ""
+        click.echo(f"sweep stopped{where}", err=True)
+        raise click.Abort() from None
+    if out is None and not sys.stderr.isatty():
+        return  # rows on standard output for a program: nothing else
+    s = result.summary()
+    dest = f" -> {out}" if out else ""
+    click.echo(f"sweep: {s['rows']} rows ({s['computed']} queries computed, {s['resumed']} rows resumed, "
+               f"{s['shared']} shared, {s['errors']} errors) in {s['seconds']:.1f} s{dest}", err=True)

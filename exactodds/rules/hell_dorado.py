@@ -110,11 +110,11 @@ class Rerolls:
                                  f"{', '.join(POLICIES)} (not {self.policy!r}); the choice changes the parity")
         elif self.policy is not None:
             raise InputError(f"a reroll policy ({self.policy}) only applies to 'reroll up to K failed dice' "
-                             "(--reroll-up-to K)")
+                             "(rule='up-to' with a budget)")
         if self.objective not in OBJECTIVES:
             raise InputError(f"objective {self.objective!r} is not one of {', '.join(OBJECTIVES)}")
         if self.objective != "p-target" and self.policy != "optimal":
-            raise InputError("an objective only applies to the optimal policy (--policy optimal)")
+            raise InputError("an objective only applies to the optimal policy (policy='optimal')")
 
 
 @dataclass(frozen=True)
@@ -160,8 +160,7 @@ class Shot:
             raise InputError("rerolls must be a Rerolls value")
         if self.difficulty < 2 and not self.allow_low_difficulty:
             raise InputError(f"the difficulty would be {self.difficulty} (below 2): every die would hit. "
-                             "Check the DEF values, or allow it explicitly (--allow-low-difficulty; "
-                             "Python: allow_low_difficulty=True)")
+                             "Check the DEF values, or allow it explicitly (allow_low_difficulty=True)")
 
     @property
     def impair_candidates(self) -> tuple[Fighter, ...]:
@@ -198,13 +197,13 @@ def _check_layout(behind: bool, engaged: Any, candidates: Any) -> None:
             raise InputError(f"{what} must be a list of DEF values (whole numbers), not {seq!r}")
     if behind and not candidates:
         raise InputError("a shot behind a melee needs its candidates: list every fighter whose base touches "
-                         "the line of fire and every fighter those engage (--candidate-def D, repeated)")
+                         "the line of fire and every fighter those engage (candidate_defs)")
     if candidates and not behind:
-        raise InputError("candidates (--candidate-def) describe a target behind a melee: add --behind, or use "
-                         "--engaged-def for the fighters the target itself engages")
+        raise InputError("candidates (candidate_defs) describe a target behind a melee: set behind=True, or use "
+                         "engaged_defs for the fighters the target itself engages")
     if behind and engaged:
-        raise InputError("--engaged-def describes a target in a melee and --behind a target behind one: "
-                         "behind a melee, list every fighter who may be hit with --candidate-def")
+        raise InputError("engaged_defs describes a target in a melee and behind=True a target behind one: "
+                         "behind a melee, list every fighter who may be hit in candidate_defs")
 
 
 def make_shot(dice: int, target_def: int, engaged_defs: Sequence[int] = (), range_difficulty: int | None = None,
@@ -227,7 +226,7 @@ def make_shot(dice: int, target_def: int, engaged_defs: Sequence[int] = (), rang
     default = [TARGET] + [f"{'candidate' if behind else 'engaged'}-{i}" for i in range(1, len(others) + 1)]
     names = list(names)
     if names and len(names) != len(default):
-        raise InputError(f"--name is given {len(names)} times but there are {len(default)} recipients: "
+        raise InputError(f"names has {len(names)} entries but there are {len(default)} recipients: "
                          f"the target first, then each {kind} in order")
     names = names or default
     for i in enemies:

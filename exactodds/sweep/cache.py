@@ -1,6 +1,6 @@
 """What a sweep computes once.
 
-Two levels, both keyed by the *canonical query* (:meth:`exactodds.query.Query.key`:
+Two levels, both keyed by the *canonical query* (:meth:`exactodds.commands.Query.key`:
 the command and its parameters after the command's own validation, so
 ``hit = "4+"``, ``hit = 4`` and ``hit = " 4 + "`` are the same key):
 
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..answer import Answer
-    from ..query import Query
+    from ..commands import Query
 
 DEFAULT_SIZE = 4096
 """Answers kept per process. Only what a report reads is kept (the

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core import ExactOddsError, InputError, state_limit
+from ..commands import ExactOddsError, InputError, Params, Query, state_limit
 from .cache import ANSWERS
 from .report import Report
 
@@ -32,10 +32,10 @@ MAX_CHUNK = 32
 
 @dataclass(frozen=True)
 class Item:
-    """One distinct query of a sweep: its canonical key, parameters and label."""
+    """One distinct query of a sweep: its canonical key, typed parameters and label."""
 
     key: tuple
-    params: dict
+    params: Params
     where: str
 
 
@@ -68,13 +68,10 @@ def run_task(task: Task) -> list[Result]:
     A query's own error (bad combination, too large) becomes a :class:`Result`
     with its message; anything else is a bug and propagates.
     """
-    from ..query import Query
-
-    folder = None if task.folder is None else Path(task.folder)
     out = []
     with state_limit(task.max_states):
         for item in task.items:
-            query = Query(task.system, task.command, item.params, base=folder, source=item.where)
+            query = Query(task.system, task.command, item.params, source=item.where)
             try:
                 answer = ANSWERS.answer(query, item.key)
                 out.append(Result(item.key, task.report.figures(answer, f"{item.where}: ")))

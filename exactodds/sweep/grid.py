@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InputError
-from ..query import Query, find_command, query_params
+from ..commands import Query, find
 from ..tomlfiles import load_toml, no_unknown_keys, optional, require
 from .report import Report, parse_report
 
@@ -91,7 +91,7 @@ class Grid:
         return {**self.base, **point}
 
     def query(self, point: Mapping[str, Any]) -> Query:
-        """The :class:`~exactodds.query.Query` of one point of the grid."""
+        """The :class:`~exactodds.commands.Query` of one point of the grid."""
         return Query(self.system, self.command, self.params(point), base=self.folder,
                      source=f"{self.source}: {describe(point)}")
 
@@ -134,8 +134,7 @@ def parse_grid(doc: Mapping[str, Any], source: str = "<grid>", folder: str | Pat
     no_unknown_keys(doc, TOP_LEVEL_KEYS, source)
     optional(doc, "description", str, source)
     system, command, base, folder_base = _parse_base(doc, source, folder)
-    cmd = find_command(system, command, f"{source}: base")
-    allowed = query_params(cmd)
+    allowed = find(system, command, f"{source}: base").params.specs()
     vary = _parse_vary(optional(doc, "vary", dict, source, default={}), allowed, base, source)
     combinations = _parse_combinations(doc, allowed, base, vary, source)
     if not vary and not combinations:
@@ -287,5 +286,4 @@ def _check_values(grid: Grid) -> None:
 
 
 def _parse_point(grid: Grid, point: dict, where: str) -> None:
-    query = Query(grid.system, grid.command, grid.params(point), base=grid.folder, source=where)
-    query.parsed()
+    Query(grid.system, grid.command, grid.params(point), base=grid.folder, source=where)  # validates

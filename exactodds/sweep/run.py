@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..core import InputError, TooLargeError, max_states
+from ..commands import InputError, TooLargeError
+from ..core import max_states
 from .engines import DEFAULT_WORKERS, Item, Result, check_engine, make_engine, make_tasks
 from .grid import Grid, load_grid, parse_grid
 from .output import Schema, open_output, text_cell
@@ -95,10 +96,10 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
             result.resumed += 1
             continue
         query = grid.query(point)
-        key = query.key()  # parses with the command's validation: O(parameters)
+        key = query.key()  # the typed values: O(parameters), nothing parsed again
         if key not in groups:
             groups[key] = []
-            items.append(Item(key, dict(query.params), query.source or ""))
+            items.append(Item(key, query.typed, query.source or ""))
         groups[key].append(i)
     todo = sum(len(g) for g in groups.values())
     result.shared = todo - len(items)

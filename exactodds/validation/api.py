@@ -17,7 +17,7 @@ from .samples import Samples, outcome_fields, outcome_text, read_samples
 def resolve_subject(query_or_dist: Any) -> tuple[Dist, str]:
     """``(exact distribution, description)`` from a Dist, an Answer, a Query or a query file path."""
     from ..answer import Answer
-    from ..query import Query
+    from ..commands import Query
 
     if isinstance(query_or_dist, Dist):
         return query_or_dist, "the given exact distribution"
@@ -61,7 +61,7 @@ def validate(query_or_dist: Any, samples: str | Path | IO[str] | Mapping | Itera
     """Do ``samples`` agree with the exact distribution of ``query_or_dist``?
 
     ``query_or_dist``: a :class:`~exactodds.core.Dist`, an Answer, a
-    :class:`~exactodds.query.Query` or the path of a TOML query file.
+    :class:`~exactodds.commands.Query` or the path of a TOML query file.
     ``samples``: a CSV or JSON lines file (path or open file, see
     :func:`read_samples`), ``{outcome: count}``, or a list of outcomes.
     ``statistic``: ``"pearson"`` or ``"g"`` for the chi-square family.

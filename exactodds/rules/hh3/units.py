@@ -271,14 +271,14 @@ class Conditions:
             raise InputError(f"the fire group order must be a list of group names, not {self.order!r:.60}")
         object.__setattr__(self, "order", tuple(self.order))
         if self.overwatch and self.cover is not None:
-            raise InputError("Overwatch fire gives the target no cover save: drop the cover (or --overwatch)")
+            raise InputError("Overwatch fire gives the target no cover save: drop the cover (or overwatch=False)")
         if self.overwatch and self.reaction is not None:
             raise InputError("a unit fired at by Overwatch is the charging unit, which cannot react: "
-                             "drop the reaction (or --overwatch)")
+                             "drop the reaction (or overwatch=False)")
         if self.reaction == "medic" and self.medic_roll is None:
-            raise InputError("the Medic reaction needs the recovery roll's target (--medic-roll X+)")
+            raise InputError("the Medic reaction needs the recovery roll's target (medic_roll, e.g. Target.parse('5+'))")
         if self.medic_roll is not None and self.reaction != "medic":
-            raise InputError("a medic roll is only used with the Medic reaction (--reaction medic)")
+            raise InputError("a medic roll is only used with the Medic reaction (reaction='medic')")
 
 
 @dataclass(frozen=True)

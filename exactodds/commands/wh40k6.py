@@ -1,0 +1,193 @@
+"""``40k6``: Warhammer 40,000 6th edition — hit, shoot, overwatch, charge, fight, morale."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..answer import Answer
+from ..rules import wh40k6 as rules
+from ..rules.wh40k6.units import WEAPON_TYPES
+from .kinds import Choice, Count, Flag, Inches, Many, ProfileFile, ProfileRef, SaveRoll
+from .params import Params, param
+from .registry import define
+
+OUTCOMES = ("casualties", "unsaved-wounds")
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Firing(Params):
+    shots: int = param(Count(0, what="a number of shots"),
+                       "Shots fired (for template/blast/artillery/no-bs: the models hit).")
+    bs: int | None = param(Count(1, 10, "a Ballistic Skill"),
+                           "Ballistic Skill 1-10 (required unless the weapon places its hits).", None)
+    weapon_type: str = param(Choice(WEAPON_TYPES), "normal rolls to hit with BS; the others place their hits "
+                             "and cannot snap fire.", "normal")
+    master_crafted: int | None = param(Count(1, what="a number of rerolls"), "Reroll up to K failed hits at the "
+                                       "first roll's score (replaces the BS 6+ table).", None, metavar="K")
+    reroll_failed: bool = param(Flag(), "Reroll every failed hit at the first roll's score (replaces the BS 6+ "
+                                "table).", False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Snap(Params):
+    snap: bool = param(Flag(), "Snap shots: BS counts as 1.", False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _AtUnit(Params):
+    strength: int = param(Count(1, 10, "a Strength"), "Weapon Strength 1-10.")
+    ap: int | None = param(Count(1, 6, "an AP"), "Weapon AP 1-6 (default: none, '-').", None)
+    target: ProfileRef = param(ProfileFile(), "The target unit's TOML file, models closest first.",
+                               metavar="UNIT.toml")
+    focus_fire: int | None = param(SaveRoll(), "Focus Fire: wounds only on models with this cover save or "
+                                   "worse, or none.", None)
+    outcome: str = param(Choice(OUTCOMES), "Report models removed, or unsaved wounds.", "casualties")
+
+
+@dataclass(frozen=True, kw_only=True)
+class HitParams(_Snap, _Firing):
+    """Hit rolls of one shooting attack."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShootParams(_AtUnit, _Snap, _Firing):
+    """One shooting attack at a unit file."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class OverwatchParams(_AtUnit, _Firing):
+    """Overwatch at a charging unit: a shooting attack with snap shots forced."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChargeParams(Params):
+    """A charge roll against a distance."""
+
+    distance: Fraction = param(Inches(), "Inches from the first charger to the enemy (e.g. 8 or 7.5).")
+    roll: tuple[str, ...] = param(Many(Choice(tuple(rules.CHARGE_ROLLS))), "Charge roll of the unit's models "
+                                  "(repeatable; default 2d6). A unit mixing methods charges with the slowest.", ())
+
+
+@dataclass(frozen=True, kw_only=True)
+class FightParams(Params):
+    """One fight sub-phase between two unit files."""
+
+    attacker: ProfileRef = param(ProfileFile(), "One unit's TOML file.", metavar="UNIT.toml")
+    defender: ProfileRef = param(ProfileFile(), "The other unit's TOML file.", metavar="UNIT.toml")
+    attacker_charged: bool = param(Flag(), "The attacker charged this turn: +1 Attack each.", False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoraleParams(Params):
+    """A morale test."""
+
+    leadership: int = param(Count(1, 10, "a Leadership"), "Leadership 1-10.")
+    modifier: int = param(Count(None, None, "a Leadership modifier"), "Added to Leadership (negative: harder, "
+                          "e.g. minus a combat result difference).", 0)
+
+
+def _attack(p: _Firing, snap: bool, strength: int = 1, ap: int | None = None) -> rules.Shooting:
+    return rules.Shooting(shots=p.shots, strength=strength, bs=p.bs, ap=ap, snap=snap, weapon_type=p.weapon_type,
+                          master_crafted=p.master_crafted, reroll_failed=p.reroll_failed)
+
+
+@define("40k6", "hit", HitParams)
+def hit(p: HitParams) -> Answer:
+    """Exact distribution of the number of hits.
+
+    Example, BS 8 (2+, 1s rerolled at 4+): exactodds 40k6 hit --shots 1 --bs 8
+    """
+    dist = rules.hits(_attack(p, p.snap))
+    query = {"shots": p.shots, "bs": p.bs, "snap": p.snap, "weapon_type": p.weapon_type,
+             "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed}
+    return Answer(dist, query)
+
+
+def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
+    from ..profiles.wh40k6 import load_unit
+
+    unit = load_unit(p.target.path)
+    snap = overwatch or (isinstance(p, ShootParams) and p.snap)
+    attack = _attack(p, snap, p.strength, p.ap)
+    run = (rules.overwatch if overwatch else rules.shoot)(attack, unit, p.focus_fire)
+    stages = rules.stage_counts(run)
+    dist = stages["casualties" if p.outcome == "casualties" else "unsaved wounds"]
+    query = {"shots": p.shots, "bs": p.bs, "strength": p.strength, "ap": p.ap, "snap": snap,
+             "weapon_type": p.weapon_type, "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed,
+             "target": p.target.written, "unit": unit.name, "models": unit.size, "focus_fire": p.focus_fire,
+             "outcome": p.outcome}
+    extras = {"p_unit_destroyed": run.final.pmf(unit.size)} if p.outcome == "casualties" else {}
+    extras["mean_hits"] = stages["hits"].mean()
+    extras["mean_wounds"] = stages["wounds"].mean()
+    return Answer(dist, query, extras, stages=stages)
+
+
+@define("40k6", "shoot", ShootParams)
+def shoot(p: ShootParams) -> Answer:
+    """Casualties of one shooting attack: hits, wounds (majority Toughness),
+    allocation closest first with Look Out Sir and Focus Fire, saves.
+
+    Example: exactodds 40k6 shoot --shots 20 --bs 4 --strength 4 --ap 5
+    --target examples/40k6/guard_squad_in_ruins.toml
+    """
+    return _shooting(p, overwatch=False)
+
+
+@define("40k6", "overwatch", OverwatchParams)
+def overwatch(p: OverwatchParams) -> Answer:
+    """Overwatch at a charging unit: the shooting attack with snap shots forced.
+
+    Example: exactodds 40k6 overwatch --shots 10 --bs 4 --strength 4 --ap 5
+    --target examples/40k6/ork_boyz.toml
+    """
+    return _shooting(p, overwatch=True)
+
+
+@define("40k6", "charge", ChargeParams)
+def charge(p: ChargeParams) -> Answer:
+    """Distribution of the charge roll and P(success) at the distance.
+
+    Example: exactodds 40k6 charge --distance 8
+    """
+    methods = p.roll or ("2d6",)
+    used = rules.slowest(methods)
+    dist = rules.charge_roll(used)
+    query = {"distance": str(p.distance), "rolls": list(methods), "charges_with": used}
+    return Answer(dist, query, {"p_success": rules.p_charge(p.distance, methods)})
+
+
+@define("40k6", "fight", FightParams)
+def fight(p: FightParams) -> Answer:
+    """Joint distribution of survivors after one fight sub-phase, and P(fall back).
+
+    Example: exactodds 40k6 fight --attacker examples/40k6/assault_squad.toml
+    --defender examples/40k6/ork_boyz.toml --attacker-charged
+    """
+    from ..profiles.wh40k6 import load_unit
+
+    a, d = load_unit(p.attacker.path, melee=True), load_unit(p.defender.path, melee=True)
+    result = rules.fight(a, d, p.attacker_charged)
+    survivors = result.survivors()
+    query = {"attacker": p.attacker.written, "defender": p.defender.written, "attacker_unit": a.name,
+             "defender_unit": d.name, "attacker_charged": p.attacker_charged}
+    extras = {
+        "p_fall_back": result.p_falls_back(),
+        "p_attacker_falls_back": result.p_falls_back("attacker"),
+        "p_defender_falls_back": result.p_falls_back("defender"),
+        "p_attacker_wins": result.p_wins("attacker"),
+        "p_defender_wins": result.p_wins("defender"),
+        "mean_attacker_survivors": survivors.map(lambda s: s.attacker_survivors).mean(),
+        "mean_defender_survivors": survivors.map(lambda s: s.defender_survivors).mean(),
+    }
+    return Answer(survivors, query, extras, stages=dict(result.run.stages))
+
+
+@define("40k6", "morale", MoraleParams)
+def morale(p: MoraleParams) -> Answer:
+    """A morale test: pass on 2D6 <= Leadership + modifier, always on a double 1.
+
+    Example: exactodds 40k6 morale --leadership 8 --modifier -2
+    """
+    dist = rules.morale_test(p.leadership, p.modifier)
+    return Answer(dist, {"leadership": p.leadership, "modifier": p.modifier}, {"p_pass": dist.pmf("pass")})
