@@ -118,8 +118,11 @@ def walk(root: click.Command = main, path: tuple[str, ...] = ()) -> list[Node]:
     """Every group and command under ``root``, depth first, in name order."""
     out = [Node(path, root)]
     if isinstance(root, click.Group):
-        for name in sorted(root.commands):
-            out.extend(walk(root.commands[name], path + (name,)))
+        ctx = click.Context(root, info_name=" ".join(("exactodds",) + path))
+        for name in sorted(root.list_commands(ctx)):  # groups may build their commands on demand
+            command = root.get_command(ctx, name)
+            assert command is not None, name
+            out.extend(walk(command, path + (name,)))
     return out
 
 

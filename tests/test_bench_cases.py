@@ -103,11 +103,11 @@ def test_e_hh3_examples_answer_as_the_cli() -> None:
     pairs = hh3_cases.example_pairs()
     assert pairs, "examples/hh3/ has no attacker/target pair"
     assert len(pairs) + len(hh3_cases.query_files()) == len(hh3_cases.cases())
-    from exactodds.cli.hh3 import shoot_answer
+    from exactodds import ask
 
     attacker, target = pairs[0]
     got = answer_of(lambda: hh3_cases.run_example(attacker, target))
-    want = shoot_answer(str(attacker), str(target)).dist
+    want = ask("hh3", "shoot", attacker=str(attacker), target=str(target)).dist
     assert got == {json.dumps(k): p for k, p in want.to_fractions().items()}
     assert sum(got.values()) == 1
     for q in hh3_cases.query_files():

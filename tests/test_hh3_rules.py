@@ -180,7 +180,7 @@ def test_reaction_errors(target: TargetUnit, conditions: Conditions, needle: str
 @pytest.mark.parametrize("kw,needle", [
     ({"overwatch": True, "cover": "light"}, "no cover"),
     ({"overwatch": True, "reaction": "smoke"}, "cannot react"),
-    ({"reaction": "medic"}, "--medic-roll"),
+    ({"reaction": "medic"}, "recovery roll.s target \\(medic_roll"),
     ({"medic_roll": Target.at_least(5)}, "Medic reaction"),
     ({"cover": "heavy"}, "light, medium, dense"),
     ({"facing": "top"}, "front, side, rear"),

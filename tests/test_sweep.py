@@ -221,16 +221,17 @@ def test_resume_refuses_a_file_of_another_sweep_and_overwrite_starts_again(tmp_p
 def test_keep_going_records_errors_and_a_resume_retries_them(tmp_path: Path) -> None:
     grid = {"base": {"system": "pool", "params": {"n": 2, "hit": "4+"}},
             "vary": {"reroll_hit": ["5+"], "reroll_failed": [False, True]}}
-    with pytest.raises(InputError, match="reroll_hit=5\\+, reroll_failed=false: --reroll-hit needs"):
+    with pytest.raises(InputError, match="reroll_hit=5\\+, reroll_failed=false: reroll_hit needs reroll FACES"):
         run_sweep(grid, scheduler="local", write=False)
     out = tmp_path / "k.csv"
     result = run_sweep(grid, out, scheduler="local", keep_going=True)
     assert result.errors == 1
     rows = cells(out)
-    assert rows[0][-1] == "error" and "--reroll-hit needs" in rows[1][-1] and rows[2][-1] == ""
+    assert rows[0][-1] == "error" and "reroll_hit needs" in rows[1][-1] and rows[2][-1] == ""
     assert F(rows[2][2]) == 2 * (F(1, 2) + F(1, 2) * F(1, 3))
     again = run_sweep(grid, out, scheduler="local", keep_going=True)
-    assert (again.resumed, again.computed, again.errors) == (1, 1, 1)
+    # the refused combination is tried again (and refused again, before any computing)
+    assert (again.resumed, again.computed, again.errors) == (1, 0, 1)
     assert len(cells(out)) == 3
 
 

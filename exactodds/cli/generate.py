@@ -107,9 +107,9 @@ def click_params(params: type[Params]) -> list[click.Parameter]:
                                     metavar=spec.metavar or kind.item.metavar))
         else:
             shown = _shown_default(kind, default)
-            out.append(click.Option([flag, name], type=_click_type(kind), required=required, default=shown,
-                                    show_default=shown is not None, help=help_text,
-                                    metavar=spec.metavar or kind.metavar))
+            extra: dict[str, Any] = {} if shown is None else {"default": shown, "show_default": True}
+            out.append(click.Option([flag, name], type=_click_type(kind), required=required, help=help_text,
+                                    metavar=spec.metavar or kind.metavar, **extra))
     return out
 
 

@@ -126,10 +126,11 @@ class Params:
 
     @classmethod
     def from_mapping(cls: type[P], values: Mapping[str, Any], where: str = "",
-                     base: Path | None = None) -> P:
+                     base: Path | None = None, title: str = "the command") -> P:
         """Build from a mapping of parameter names (a query file's ``[params]``, keyword
         arguments), refusing unknown and missing names; relative profile paths are
-        read from ``base``. ``where`` prefixes messages (``"q.toml: "``)."""
+        read from ``base``. ``where`` prefixes messages (``"q.toml: "``), which call the
+        command ``title``."""
         specs = cls.specs()
         unknown = sorted(set(values) - set(specs))
         if unknown:
@@ -146,7 +147,7 @@ class Params:
                         raise InputError(f"{where}params.{name}: {e}") from None
                 kwargs[name] = value
             elif default is MISSING:
-                raise InputError(f"{where}params: {name!r} is required and missing")
+                raise InputError(f"{where}params: {name!r} is required by {title} and missing")
         try:
             return cls(**kwargs)
         except FieldError as e:

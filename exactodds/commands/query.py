@@ -76,7 +76,8 @@ class Query:
         if not isinstance(self.params, Mapping):
             raise InputError(f"{self._where()}params must be a table of parameter = value, not "
                              f"{type(self.params).__name__}")
-        object.__setattr__(self, "params", spec.params.from_mapping(self.params, self._where(), self.base))
+        object.__setattr__(self, "params", spec.params.from_mapping(self.params, self._where(), self.base,
+                                                                            spec.title))
 
     # ----------------------------------------------------------------- build
     @classmethod

@@ -77,7 +77,7 @@ class Command(Generic[P]):
         return self.compute.__doc__ or ""
 
     def __call__(self, **values: Any) -> Answer:
-        return self.compute(self.params.from_mapping(values))
+        return self.compute(self.params.from_mapping(values, title=self.title))
 
 
 def define(system: str, name: str | None, params: type[P]) -> Callable[[Callable[[P], Answer]], Command[P]]:

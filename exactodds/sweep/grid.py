@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InputError
-from ..commands import Query, find
+from ..commands import FieldError, ParamError, Query, find
+from ..commands.kinds import Many, ProfileFile
+from ..commands.query import TOP_LEVEL_KEYS as QUERY_KEYS
 from ..tomlfiles import load_toml, no_unknown_keys, optional, require
 from .report import Report, parse_report
 
@@ -159,8 +161,12 @@ def _parse_base(doc: dict, source: str, folder: Path | None) -> tuple[str, str |
         path = Path(raw).expanduser()
         if folder is not None and not path.is_absolute():
             path = folder / path
-        q = Query.from_toml(path)
-        return q.system, q.command, _absolute_profiles(q, dict(q.params)), folder
+        query = load_toml(path)
+        no_unknown_keys(query, QUERY_KEYS, str(path))
+        system = require(query, "system", str, str(path))
+        command = optional(query, "command", str, str(path))
+        params = dict(optional(query, "params", dict, str(path), default={}))
+        return system, command, _absolute_profiles(system, command, params, path.resolve().parent), folder
     base = require(doc, "base", dict, source)
     no_unknown_keys(base, BASE_KEYS, source, "base")
     system = require(base, "system", str, source, "base")
@@ -169,18 +175,23 @@ def _parse_base(doc: dict, source: str, folder: Path | None) -> tuple[str, str |
     return system, command, params, folder
 
 
-def _absolute_profiles(q: Query, params: dict) -> dict:
+def _absolute_profiles(system: str, command: str | None, params: dict, folder: Path) -> dict:
     """Base parameters read from a query file, with its relative profile paths made
-    absolute (the grid's own values are resolved against the grid's folder)."""
-    if q.base is None:
-        return params
-    return {key: _absolute(value, q.base) for key, value in params.items()}
+    absolute (the grid's own values are read from the grid's folder)."""
+    specs = find(system, command).params.specs()
+    out = {}
+    for key, value in params.items():
+        kind = specs[key][0].kind if key in specs else None
+        if isinstance(kind, Many):
+            kind = kind.item
+        if isinstance(kind, ProfileFile):
+            value = [_absolute(v, folder) for v in value] if isinstance(value, list) else _absolute(value, folder)
+        out[key] = value
+    return out
 
 
 def _absolute(value: Any, folder: Path) -> Any:
-    if isinstance(value, list):
-        return [_absolute(v, folder) for v in value]
-    if isinstance(value, str) and value.endswith(".toml") and not Path(value).expanduser().is_absolute():
+    if isinstance(value, str) and not Path(value).expanduser().is_absolute():
         return str(folder / value)
     return value
 
@@ -286,4 +297,9 @@ def _check_values(grid: Grid) -> None:
 
 
 def _parse_point(grid: Grid, point: dict, where: str) -> None:
-    Query(grid.system, grid.command, grid.params(point), base=grid.folder, source=where)  # validates
+    try:
+        Query(grid.system, grid.command, grid.params(point), base=grid.folder, source=where)
+    except ParamError as e:
+        if isinstance(e, FieldError):
+            raise
+        # a combination the command refuses: its rows say so when they are computed (or keep_going records it)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..commands import InputError, TooLargeError
+from ..commands import ExactOddsError, InputError, TooLargeError
 from ..core import max_states
 from .engines import DEFAULT_WORKERS, Item, Result, check_engine, make_engine, make_tasks
 from .grid import Grid, load_grid, parse_grid
@@ -89,13 +89,21 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
     done = {tuple(cells[:len(schema.keys)]): cells for cells in (output.previous if output else [])}
     groups: dict[tuple, list[int]] = {}
     items: list[Item] = []
+    refused: list[int] = []
     for i, point in enumerate(points):
         cells = done.get(grid.row_key(point))
         if cells is not None:
             rows[i] = schema.typed(cells)
             result.resumed += 1
             continue
-        query = grid.query(point)
+        try:
+            query = grid.query(point)
+        except ExactOddsError as e:  # a combination of values the command refuses
+            if not keep_going:
+                raise
+            rows[i] = _row(point, Result((), None, str(e), type(e).__name__), keep_going, schema)
+            refused.append(i)
+            continue
         key = query.key()  # the typed values: O(parameters), nothing parsed again
         if key not in groups:
             groups[key] = []
@@ -106,11 +114,22 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
 
     tasks = make_tasks(items, workers if client is None else 8, grid.system, grid.command, grid.folder,
                        grid.report, max_states())
-    order = sorted(i for g in groups.values() for i in g)  # the rows to write, in grid order
+    order = sorted([i for g in groups.values() for i in g] + refused)  # the rows to write, in grid order
+    result.errors += len(refused)
     written = 0
+
+    def flush() -> None:
+        """Write the finished rows that no unfinished row precedes (rows leave in grid order)."""
+        nonlocal written
+        while written < len(order) and rows[order[written]] is not None:
+            if output is not None:
+                output.write([text_cell(rows[order[written]].get(c)) for c in schema.columns])
+            written += 1
+
     finished = False
     bar = _progress(0, False)
     try:
+        flush()
         if tasks:
             with make_engine(scheduler, workers, address, client) as engine:
                 bar = _progress(todo, progress)  # once the engine is up: an error stays one line
@@ -121,10 +140,7 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
                             rows[i] = _row(points[i], r, keep_going, schema)
                             result.errors += r.error is not None
                     bar(sum(len(groups[r.key]) for r in results))  # once per batch: a steady ETA
-                    while written < len(order) and rows[order[written]] is not None:
-                        if output is not None:  # in grid order: a row waits for those before it
-                            output.write([text_cell(rows[order[written]].get(c)) for c in schema.columns])
-                        written += 1
+                    flush()
         finished = True
     finally:
         bar(None)
