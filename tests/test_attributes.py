@@ -89,7 +89,7 @@ def test_tables_with_empty_classes_equal_brute_force(n: int, w: tuple, s: int, w
     assert tail == [sum(v for (a2, m), v in joint.items() if a2 == a and m >= s) for a in range(n + 1)]
 
 
-def test_seed_figures_and_identities_at_60_dice() -> None:
+def test_worked_example_figures_and_identities_at_60_dice() -> None:
     """Marginals of the joint are the binomials; the split is the joint summed."""
     n = 60
     first, second = (lambda f: f >= 5), (lambda f: f % 2 == 0)

@@ -73,7 +73,7 @@ def test_b_hell_dorado() -> None:
     assert answer_of(lambda: parity.hd(4), parity.hd_key) == brute(5, shot)
 
 
-def test_b_hell_dorado_seed_figures() -> None:
+def test_b_hell_dorado_worked_example_figures() -> None:
     got = answer_of(lambda: parity.hd(3), parity.hd_key)
     per = {}
     for k, p in got.items():

@@ -1,4 +1,4 @@
-"""Hell Dorado, shooting into a melee with the parity rule (seed 000, RULES.md section 1).
+"""Hell Dorado, shooting into a melee with the parity rule (docs/hell_dorado.md).
 
 Every answer is checked exactly against an independent brute force over raw
 rolls written here from the rule text (it shares nothing with the engine).
@@ -99,7 +99,7 @@ def invoke(*args: str):  # type: ignore[no-untyped-def]
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
-# ------------------------------------------------------ the seed's example
+# ------------------------------------------------------ the rules' worked example
 def test_worked_example_step_by_step() -> None:
     """« engaged DEF 3 and 5, target DEF 4, short range (difficulty 4) -> difficulty 5.
     Dice 5, 6, 3: 2 hits, more odd than even results -> one of the engaged fighters. »"""

@@ -194,7 +194,7 @@ def test_a_reroll_never_lowers_the_hit_chance_40k(bs: int, snap: bool, shots: in
     plain = wh40k6.hits(wh40k6.Shooting(shots, 4, bs=bs, snap=snap))
     assert dominated(plain, wh40k6.hits(wh40k6.Shooting(shots, 4, bs=bs, snap=snap, reroll_failed=True)))
     # k = 0: no master-crafted reroll. At BS 6+ (not snap) a granted reroll *replaces* the table's
-    # reroll of 1s (RULES.md, 40K "To hit"), so master-crafted 1 may lower the chance there: by the rule.
+    # reroll of 1s (docs/wh40k6.md, "To hit"), so master-crafted 1 may lower the chance there: by the rule.
     if k == 0 and bs >= 6 and not snap:
         return
     fewer = wh40k6.Shooting(shots, 4, bs=bs, snap=snap, master_crafted=k or None)

@@ -97,7 +97,7 @@ def test_hd_shoot_engaged_fighters_as_a_list() -> None:
                         'engaged_def = [3, 5]\nrange_difficulty = 4\n')
     assert q == query_from_args(flags) and query_from_args(flags).typed.plain()["engaged_def"] == [3, 5]
     p_target = sum(p for o, p in q.dist().items() if o.recipient == "target")
-    assert p_target == F(19, 54)  # the rulebook's example
+    assert p_target == F(19, 54)  # the figure of the rules' worked example
 
 
 def test_every_registered_command_has_query_keys() -> None:

@@ -2,20 +2,20 @@
 
 The simulators below are small and independent of the engine (plain
 ``random.Random(seed)`` dice), written the way a player would write them,
-with and without the two bugs of the issue:
+with and without two classic bugs:
 
-- 40K 6th edition BS 8 (seed 002): hits on 2+, a 1 rerolled once at 4+
+- 40K 6th edition BS 8: hits on 2+, a 1 rerolled once at 4+
   (P = 11/12); the bug forgets the reroll (P = 5/6);
-- Hell Dorado's parity rule (seed 000): with at least one hit, the original
+- Hell Dorado's parity rule: with at least one hit, the original
   target is hit when even dice >= odd dice, else a random engaged fighter;
   the bug uses even > odd.
 
-False-positive rate: for each scenario, 200 seeds of a correct simulator are
-validated at alpha = 0.05. If the tests hold their level, the number of
+False-positive rate: for each scenario, a correct simulator run with 200
+random seeds is validated at alpha = 0.05. If the tests hold their level, the number of
 rejections R is at most Binomial(200, 0.05); we require R <= 20, and
 P(Binomial(200, 0.05) > 20) = 0.0014 (computed in the test), so a correct
 implementation fails this check with probability about 1 in 700 per
-scenario; the seeds are fixed, so the outcome is reproducible.
+scenario; the random seeds are fixed, so the outcome is reproducible.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ would, and enumerates every branch of the game tree with Fractions
 (:func:`tree`). ``roll()`` asks for one raw d6 (6 branches);
 ``chance(k)`` is one d6 compared with a threshold, counting its k winning
 faces out of 6 (2 branches, to keep the tree small). The rule tables are
-written again here from RULES.md, not imported. Small cases only.
+written again here from docs/wh40k6.md, not imported. Small cases only.
 
 The module's own tests check the enumerator itself.
 """
@@ -19,7 +19,7 @@ from typing import Any
 
 from tests.brute import enumerate_rolls
 
-# RULES.md section 2, written again: BS -> (first roll, reroll of 1s or None)
+# The 6th-edition to-hit table, written again: BS -> (first roll, reroll of 1s or None)
 BS = {1: (6, None), 2: (5, None), 3: (4, None), 4: (3, None), 5: (2, None),
       6: (2, 6), 7: (2, 5), 8: (2, 4), 9: (2, 3), 10: (2, 2)}
 
@@ -75,7 +75,7 @@ def tree(process: Callable[[Callable[[], int], Callable[[int], bool]], Any]) -> 
 
 
 def wound_needed(s: int, t: int) -> int | None:
-    """RULES.md S vs T chart, written again: None when impossible."""
+    """The 6th-edition S vs T chart, written again: None when impossible."""
     diff = s - t
     if diff >= 2:
         return 2

@@ -26,10 +26,10 @@ def test_bs_1_to_5_chances() -> None:
     assert [bs_hit_chance(b) for b in range(1, 6)] == [F(1, 6), F(1, 3), F(1, 2), F(2, 3), F(5, 6)]
 
 
-def test_bs_table_is_the_seed_table() -> None:
+def test_bs_table_is_the_rules_text_table() -> None:
     # "CT1 6 ; CT2 5+ ; CT3 4+ ; CT4 3+ ; CT5 2+" and "CT6 2/6 ; CT7 2/5 ; CT8 2/4 ; CT9 2/3 ; CT10 2/2"
-    seed = "CT1 6 ; CT2 5+ ; CT3 4+ ; CT4 3+ ; CT5 2+ ; CT6 2/6 ; CT7 2/5 ; CT8 2/4 ; CT9 2/3 ; CT10 2/2"
-    for part in seed.split(" ; "):
+    rules_text = "CT1 6 ; CT2 5+ ; CT3 4+ ; CT4 3+ ; CT5 2+ ; CT6 2/6 ; CT7 2/5 ; CT8 2/4 ; CT9 2/3 ; CT10 2/2"
+    for part in rules_text.split(" ; "):
         bs, rule = part[2:].split(" ")
         first, _, again = rule.rstrip("+").partition("/")
         assert BS_TABLE[int(bs)] == (int(first), int(again) if again else None)

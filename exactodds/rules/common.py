@@ -45,7 +45,7 @@ def majority(values: Sequence[int]) -> int:
     top = max(counts.values())
     return max(v for v, c in counts.items() if c == top)
 
-# RULES.md section 2, "To wound (S vs T)", as data: S - T -> roll needed.
+# The 6th-edition "To wound" chart (S vs T), as data: S - T -> roll needed.
 #   | S - T    | >= +2 | +1 | 0  | -1 | -2 or -3 | <= -4     |
 #   | wound on | 2+    | 3+ | 4+ | 5+ | 6+       | impossible |
 WOUND_CHART: dict[int, int | None] = {2: 2, 1: 3, 0: 4, -1: 5, -2: 6, -3: 6}

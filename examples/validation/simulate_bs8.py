@@ -1,11 +1,15 @@
 """A small Monte Carlo simulator of one 40K 6th edition shot at BS 8, to check
-against the exact answer (seed 002: BS 8 hits on 2+, and a roll of 1 is
-rerolled once, hitting on 4+; P(hit) = 5/6 + 1/6 * 1/2 = 11/12).
+against the exact answer (6th-edition rules: BS 8 hits on 2+, and a roll of 1
+is rerolled once, hitting on 4+; P(hit) = 5/6 + 1/6 * 1/2 = 11/12). From the
+repository root:
 
-    python simulate_bs8.py 20000 1 > bs8_samples_correct.csv
-    python simulate_bs8.py 20000 2 --forget-reroll --counts > bs8_samples_forgot_reroll.csv
-    exactodds validate bs8_query.toml bs8_samples_correct.csv        # exit 0
-    exactodds validate bs8_query.toml bs8_samples_forgot_reroll.csv  # exit 1
+    python examples/validation/simulate_bs8.py 20000 1 > correct.csv
+    python examples/validation/simulate_bs8.py 20000 2 --forget-reroll --counts > forgot_reroll.csv
+    exactodds validate examples/validation/bs8_query.toml correct.csv        # exit 0
+    exactodds validate examples/validation/bs8_query.toml forgot_reroll.csv  # exit 1
+
+(``examples/validation/bs8_samples_correct.csv`` and
+``bs8_samples_forgot_reroll.csv`` were made by these two commands.)
 
 It writes CSV with the column ``outcome`` (hits of the shot: 0 or 1), one row
 per shot, or ``outcome,count`` rows with ``--counts``.
@@ -27,7 +31,7 @@ def shot(rng: random.Random, forget_reroll: bool) -> int:
 
 
 def main(argv: list[str]) -> None:
-    """``N SEED [--forget-reroll] [--counts]``: write N shots as CSV on standard output."""
+    """``N SEED [--forget-reroll] [--counts]``: write N shots (SEED: the random seed) as CSV on standard output."""
     n, seed = int(argv[0]), int(argv[1])
     rng = random.Random(seed)
     hits = [shot(rng, "--forget-reroll" in argv) for _ in range(n)]

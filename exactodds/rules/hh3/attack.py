@@ -1,6 +1,9 @@
 """Horus Heresy 3rd edition: the whole shooting attack, as one pipeline.
 
-The seed's sequence: "1. Choisir l'unité cible · 2. Vérifier la cible ·
+The rules' sequence: 1 choose the target unit, 2 check the target, 3 declare
+weapons, 4 build fire groups, 5 pick a fire group, 6 hit rolls, 7 wound
+rolls, 8 choose the target model, 9 saves and damage mitigation, 10 next fire
+group (steps 6-9 again), 11 remove casualties. Original: "1. Choisir l'unité cible · 2. Vérifier la cible ·
 3. Déclarer les armes · 4. Dresser les groupes de tirs · 5. Choisir un groupe
 de tirs à résoudre · 6. Faire les jets de touche · 7. Faire les jets de
 blessure · 8. Choisir la figurine cible · 9. Faire les jets de sauvegarde et

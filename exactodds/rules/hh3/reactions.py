@@ -1,17 +1,22 @@
 """Horus Heresy 3rd edition: the target's reactions (Legiones Astartes,
 1 reaction point each).
 
-- Shield ("Bouclier"): "Se déclare au début de l'étape 3 [...] si la majorité
-  de l'unité visée a le trait Bouclier : +1 en endurance pour la durée de la
-  phase."
-- Smoke screen ("Écran de fumée"): "jet de mitigation de Dissimulation (5+)
-  pendant la phase, contre les blessures, les touches pénétrantes et les
-  touches superficielles."
-- Medic: "Au retrait des pertes (étape 11) : un jet de rétablissement pour
-  chaque figurine ayant subi une blessure non sauvegardée (sauf les figurines
-  qui ont elles-mêmes Médic)." The roll's target is an input.
+- Shield ("Bouclier"): declared at the start of step 3 when the majority of
+  the unit has the Shield trait: +1 Toughness for the phase (original: "Se
+  déclare au début de l'étape 3 [...] si la majorité de l'unité visée a le
+  trait Bouclier : +1 en endurance pour la durée de la phase.").
+- Smoke screen ("Écran de fumée"): a Shrouded 5+ mitigation roll for the
+  phase, against wounds, penetrating and glancing hits (original: "jet de
+  mitigation de Dissimulation (5+) pendant la phase, contre les blessures, les
+  touches pénétrantes et les touches superficielles.").
+- Medic: when casualties are removed (step 11), one recovery roll for each
+  model that suffered an unsaved wound, models with Medic excepted (original:
+  "Au retrait des pertes (étape 11) : un jet de rétablissement pour chaque
+  figurine ayant subi une blessure non sauvegardée (sauf les figurines qui ont
+  elles-mêmes Médic)."). The rules text does not give the roll's target: it is
+  an input.
 
-Engine reading of Medic (the seed is silent on what a recovery does): a
+Engine reading of Medic (the rules text does not say what a recovery does): a
 model removed as a casualty whose recovery roll succeeds stays in play with
 1 Wound; a model that suffered an unsaved wound but still has Wounds gains
 nothing (its roll cannot change the outcome). Recovery rolls are made

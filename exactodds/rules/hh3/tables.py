@@ -1,7 +1,8 @@
 """Horus Heresy 3rd edition: the tables of the shooting attack, as data.
 
-Every table is written here exactly as ``RULES.md`` section 3 prints it (the
-seed names them but does not print them); the code that reads a table lives
+Every table is written here as the 3rd-edition rulebook prints it (the
+rules text we quote names the tables without printing them; docs/hh3.md
+shows them in full); the code that reads a table lives
 beside the rule step that uses it (:mod:`.hits`, :mod:`.vehicles`,
 :mod:`.attack`).
 """
@@ -14,7 +15,7 @@ from fractions import Fraction
 from ...core import InputError
 from ...dice import Target
 
-# RULES.md section 3, "Ranged hit table":
+# The rulebook's ranged hit table (docs/hh3.md, "Hit rolls"):
 #   | BS     | 1  | 2  | 3  | 4  | 5  | 6    | 7    | 8    | 9    | 10+ |
 #   | normal | 6+ | 5+ | 4+ | 3+ | 2+ | Cr6+ | Cr5+ | Cr4+ | Cr3+ | A   |
 #   | snap shots ("Au jugé") | F | 6+ | 6+ | 5+ | 5+ | 4+ | 4+ | 3+ | 3+ | 2+ |
@@ -62,8 +63,8 @@ def hit_entry(bs: int, snap: bool = False) -> HitEntry:
     return HitEntry.parse((SNAP_TABLE if snap else HIT_TABLE)[column])
 
 
-# RULES.md section 3, "Wounds and vehicles": "roll on the vehicle damage table
-# (1-2 Stunned, 3-4 Pinned, 5-6 Suppressed)".
+# The rulebook's vehicle damage table, rolled for a glancing hit: 1-2 Stunned,
+# 3-4 Pinned, 5-6 Suppressed.
 VEHICLE_DAMAGE_TABLE: dict[int, str] = {1: "stunned", 2: "stunned", 3: "pinned", 4: "pinned",
                                         5: "suppressed", 6: "suppressed"}
 """Natural d6 -> the status a glancing hit inflicts."""
@@ -71,21 +72,25 @@ VEHICLE_DAMAGE_TABLE: dict[int, str] = {1: "stunned", 2: "stunned", 3: "pinned",
 STATUSES: tuple[str, ...] = ("stunned", "pinned", "suppressed")
 """The vehicle statuses of the damage table, in table order."""
 
-# RULES.md section 3: "Cover from area terrain is not affected by AP: light 6+,
-# medium 5+, dense 4+."
+# Cover from area terrain, not affected by AP: light 6+, medium 5+, dense 4+
+# (original: "léger : 6, moyen : 5, dense : 4").
 COVER_SAVES: dict[str, int] = {"light": 6, "medium": 5, "dense": 4}
 """Area terrain -> the cover save X (an X+ save)."""
 
 FACINGS: tuple[str, ...] = ("front", "side", "rear")
 """The armour facings of a vehicle."""
 
-# RULES.md section 3, "Reactions": Smoke screen gives "Shrouded 5+ mitigation for
-# the phase, against wounds, penetrating and glancing hits".
+# The Smoke screen reaction gives Shrouded 5+ mitigation for the phase, against
+# wounds, penetrating and glancing hits (original: "jet de mitigation de
+# Dissimulation (5+) pendant la phase, contre les blessures, les touches
+# pénétrantes et les touches superficielles").
 SMOKE_SHROUDED = 5
 
-# RULES.md section 3, "After the attack": "a unit that lost 25% or more of its
-# models (of its size at the start of the attack) to this attack takes a
-# Leadership test; failed -> Routed."
+# Panic: a unit that lost 25% or more of its models (of its size at the start
+# of the attack) to this attack takes a Leadership test; failed -> Routed
+# (original: "Si l'unité a perdu 25 % ou plus de ses figurines pendant cette
+# attaque de tir, test de commandement ; en cas d'échec, elle devient En
+# déroute").
 PANIC_LOSSES = Fraction(1, 4)
 
 MAX_CHARACTERISTIC = 10

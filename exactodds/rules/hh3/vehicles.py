@@ -1,14 +1,16 @@
 """Horus Heresy 3rd edition: vehicles (armour penetration, glancing statuses,
 Hull Points).
 
-"Cible Véhicule : pas de jet de blessure. On fait à la place un test de
-pénétration de blindage, qui compare la force de l'arme au blindage touché."
-RULES.md section 3: "d6 + S against the Armour Value of the facing hit:
-lower, nothing; equal, a glancing hit; higher, a penetrating hit. Glancing:
-no damage; roll on the vehicle damage table (1-2 Stunned, 3-4 Pinned, 5-6
-Suppressed); a status it already has costs 1 Hull Point instead (no save, no
-mitigation). Penetrating: invulnerable or cover save and mitigation allowed,
-then Hull Points lost equal to Damage."
+A vehicle makes no wound roll: an armour penetration test compares the
+weapon's Strength with the armour hit (original: "Cible Véhicule : pas de jet
+de blessure. On fait à la place un test de pénétration de blindage, qui
+compare la force de l'arme au blindage touché."). The rulebook's test: d6 + S
+against the Armour Value of the facing hit: lower, nothing; equal, a glancing
+hit; higher, a penetrating hit. Glancing: no damage; roll on the vehicle
+damage table (1-2 Stunned, 3-4 Pinned, 5-6 Suppressed); a status it already
+has costs 1 Hull Point instead (no save, no mitigation). Penetrating:
+invulnerable or cover save and mitigation allowed, then Hull Points lost
+equal to Damage.
 
 A vehicle unit's state is the Hull Points left per vehicle (file order) and
 the statuses the unit holds (statuses are tactical statuses of the unit).

@@ -1,10 +1,13 @@
 """Horus Heresy 3rd edition, step 7: wound rolls.
 
-"Chaque touche est ensuite convertie en un jet de blessure, en croisant la
-force de l'arme avec l'endurance de la cible [...]. Un « − » signifie que la
-blessure est impossible." The S vs T chart is shared with 40K 6th edition
-(:data:`exactodds.rules.common.WOUND_CHART`). A Critical Hit "wounds
-automatically (no wound roll [...]) and has +1 Damage" (RULES.md section 3).
+Each hit becomes a wound roll, the weapon's Strength against the target's
+Toughness; a "-" in the chart means no wound is possible (original: "Chaque
+touche est ensuite convertie en un jet de blessure, en croisant la force de
+l'arme avec l'endurance de la cible [...]. Un « − » signifie que la blessure
+est impossible."). The S vs T chart is shared with 40K 6th edition
+(:data:`exactodds.rules.common.WOUND_CHART`). A Critical Hit wounds
+automatically (no wound roll; it counts as a 6 for rules that look at the
+wound roll) and has +1 Damage (the 3rd-edition rulebook's Critical Hit rule).
 """
 
 from __future__ import annotations
@@ -33,8 +36,8 @@ def toughness_for_wounds(toughness: Sequence[int], shield: bool = False) -> int:
     in play (ties: the highest), +1 with the Shield reaction, capped at 10.
 
     The rules roll wounds before a target model is chosen (step 7 before step
-    8), so they read one Toughness for the unit; RULES.md gives the majority
-    rule for a mixed unit. O(models).
+    8), so they read one Toughness for the unit; for a unit of mixed
+    Toughness we take the majority value, as in 6th edition. O(models).
     """
     value = majority(toughness)
     return min(value + 1, MAX_CHARACTERISTIC) if shield else value

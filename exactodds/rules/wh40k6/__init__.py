@@ -1,4 +1,4 @@
-"""Warhammer 40,000 6th edition (seed 002): shooting, casualties (closest
+"""Warhammer 40,000 6th edition: shooting, casualties (closest
 first, Look Out Sir, Focus Fire), Overwatch, charge, fight and morale.
 
 Modules by concept: :mod:`.tables` (BS and WS tables as data),

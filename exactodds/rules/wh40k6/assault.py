@@ -1,14 +1,17 @@
 """The charge in Warhammer 40,000 6th edition: the charge distance roll.
 
-Seed 002, "Déterminez la distance de charge": "Pour déterminer la distance
+The charge distance is 2D6 inches; a unit whose models determine it
+differently charges at the rate of the slowest. Original, "Déterminez la
+distance de charge": "Pour déterminer la distance
 de charge, jetez 2D6 : le résultat indique le nombre de ps que votre unité
 peut parcourir pour accomplir sa charge. [...] Si une unité comprend des
 figurines qui déterminent différemment leur distance de charge, toute
 l'unité chargera au rythme de la figurine la plus lente."
 
+If the first charger cannot reach its target, the charge fails (original,
 "Mouvement de Charge : Commencez par le premier assaillant. [...] dans le
 cas où la distance de charge est insuffisante pour le premier assaillant, la
-charge échoue." The distance asked about is therefore the first charger's
+charge échoue."). The distance asked about is therefore the first charger's
 distance to the enemy; the charge succeeds when the roll is at least it.
 """
 

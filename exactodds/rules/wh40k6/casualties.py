@@ -1,6 +1,8 @@
 """Removing casualties in Warhammer 40,000 6th edition: who takes each wound.
 
-Seed 002, "Retirez les pertes": "Allouez une blessure à la figurine de
+Allocate each wound to the target model closest to the firing unit; keep
+allocating unsaved wounds to the closest model until no wound is left or the
+unit is gone. Original, "Retirez les pertes": "Allouez une blessure à la figurine de
 l'unité ciblée la plus proche de l'unité qui tire. Continuez d'allouer les
 blessures non sauvegardées à la figurine la plus proche jusqu'à ce qu'il ne
 reste plus de blessures à allouer, ou que toutes les figurines de l'unité
@@ -23,19 +25,21 @@ from ..common import best_save, majority, whole_number
 from .units import Melee, Model, Unit, require_type
 
 LOOK_OUT_SIR_ROLL = Target.at_least(4)
-"""Seed, "Attention, Chef": "Sur un 4+, la tentative réussit. La blessure est
+"""Look Out, Sir: on a 4+ the wound moves to another model of the owner's
+choice, of the same unit and within 6". Original, "Attention, Chef": "Sur un 4+, la tentative réussit. La blessure est
 résolue contre une autre figurine de votre choix, appartenant à la même unité
 et dans un rayon de 6 ps"."""
 
 FOCUS_FIRE_VALUES = range(2, 7)
-"""Seed, "Tir Sélectif": "choisissez une valeur de sauvegarde de couvert,
+"""Focus Fire: the firer picks a cover save value from 2+ to 6+. Original,
+"Tir Sélectif": "choisissez une valeur de sauvegarde de couvert,
 comprise entre 2+ et 6+"."""
 
 
 def alloc_models(unit: Unit, ap: int | None, cover_allowed: bool = True) -> list[AllocModel]:
-    """Each model's single best save against a weapon of ``ap`` (RULES.md,
-    Saves: "the best available of armour (ignored when weapon AP <= armour
-    value), cover and invulnerable"). No cover in close combat
+    """Each model's single best save against a weapon of ``ap`` (one save
+    per wound, the best available of armour (ignored when weapon AP <= armour
+    value), cover and invulnerable). No cover in close combat
     (``cover_allowed=False``). O(models)."""
     require_type(unit, Unit, "the target unit")
     if ap is not None:

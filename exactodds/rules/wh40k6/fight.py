@@ -1,6 +1,9 @@
 """The fight sub-phase of Warhammer 40,000 6th edition, exact.
 
-Seed 002, "Sous-phase de combat": "Livrez le combat : Les figurines engagées
+At each Initiative step the engaged models of both sides strike with their
+Attacks; hits and wounds are rolled, wounds allocated, saves taken and
+casualties removed before the next step; then the combat result, and the
+loser tests morale. Original, "Sous-phase de combat": "Livrez le combat : Les figurines engagées
 des deux camps réalisent une mise au contact lorsque vient leur rang
 d'initiative, puis elles assènent autant de coups que leur nombre
 d'Attaques. Effectuez les jets pour toucher et pour blesser à chaque rang

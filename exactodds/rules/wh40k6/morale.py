@@ -1,8 +1,8 @@
 """Morale and Leadership tests in Warhammer 40,000 6th edition.
 
-RULES.md, "Characteristic tests on 2D6": "pass on 2D6 <= value (with the
-modifiers the rule says)". Issue 4: "the loser's morale test (2D6 <= Ld minus
-the difference; a double 1 always passes)".
+A morale (Leadership) test passes on 2D6 <= the value, with the modifiers the
+rule says; the loser of a combat tests at its Leadership minus the
+difference. As in the 6th-edition rulebook, a double 1 always passes.
 """
 
 from __future__ import annotations

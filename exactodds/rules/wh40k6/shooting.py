@@ -43,9 +43,10 @@ def hit_chance(bs: int, snap: bool = False, reroll_failed: bool = False) -> Frac
     """P(one shot hits), for independent dice.
 
     Snap shots use BS 1 "whatever the BS". A granted reroll of every failed
-    hit replaces the BS 6+ table (seed: "celle-ci l'emporte et le tableau
-    ci-dessus n'est pas utilisé. dans ce cas, les chances de toucher de la
-    relance sont les mêmes que pour le premier jet"). O(1).
+    hit replaces the BS 6+ table, and the reroll needs the first roll's score
+    (original: "celle-ci l'emporte et le tableau ci-dessus n'est pas utilisé.
+    dans ce cas, les chances de toucher de la relance sont les mêmes que pour
+    le premier jet"). O(1).
     """
     require_type(snap, bool, "snap")
     require_type(reroll_failed, bool, "reroll_failed")

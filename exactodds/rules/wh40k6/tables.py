@@ -13,12 +13,13 @@ from fractions import Fraction
 from ...core import InputError
 from ...dice import Target, target_with_reroll
 
-# Seed 002, "Tirs au jugé" and "Capacité de tir de 6 ou mieux":
+# The rules text, "Tirs au jugé" (snap shots) and "Capacité de tir de 6 ou
+# mieux" (BS 6 or better), CT being the French for BS:
 #   "CT1 6 ; CT2 5+ ; CT3 4+ ; CT4 3+ ; CT5 2+"
 #   "CT6 2/6 ; CT7 2/5 ; CT8 2/4 ; CT9 2/3 ; CT10 2/2"
 # ("le score requis est indiqué dans le tableau ci dessous après la barre
 # oblique": the number after the slash is what a rerolled 1 needs.)
-# RULES.md section 2, "To hit (shooting)":
+# In English, "To hit (shooting)":
 #   | BS     | 1 | 2  | 3  | 4  | 5  | 6                  | 7       | 8       | 9       | 10      |
 #   | hit on | 6 | 5+ | 4+ | 3+ | 2+ | 2+, reroll 1s at 6 | 2+ / 5+ | 2+ / 4+ | 2+ / 3+ | 2+ / 2+ |
 BS_TABLE: dict[int, tuple[int, int | None]] = {
@@ -28,7 +29,8 @@ BS_TABLE: dict[int, tuple[int, int | None]] = {
 """BS -> (natural roll needed, roll needed when a 1 is rerolled, or None: no reroll)."""
 
 SNAP_SHOT_BS = 1
-"""Seed: "sa CT compte comme étant de 1 pour la résolution de ce tir"."""
+"""A snap shot counts as BS 1. Original: "sa CT compte comme étant de 1 pour
+la résolution de ce tir"."""
 
 
 def check_bs(bs: int) -> int:
@@ -54,8 +56,9 @@ def bs_hit_chance(bs: int) -> Fraction:
     return target_with_reroll(Target.at_least(first), {1}, Target.at_least(again))
 
 
-# RULES.md section 2 (Assault) and issue 4: "WS table: attacker WS > target WS
-# 3+; otherwise 4+; target WS more than twice the attacker's 5+". The three
+# The 6th-edition rulebook's close combat to-hit table (not in the quoted rules
+# text): attacker WS > target WS 3+; otherwise 4+; target WS more than twice the
+# attacker's 5+. The three
 # rows, in the order they are tried (the first that applies gives the roll):
 WS_RULES: tuple[tuple[str, int], ...] = (
     ("target WS more than twice the attacker's", 5),

@@ -21,10 +21,12 @@ CANNOT_SNAP = {
     "artillery": "an artillery weapon cannot fire snap shots",
     "no-bs": "an attack that does not use BS can never fire snap shots",
 }
-"""Seed: "Certain type d'armes, comme pour l'artillerie et les armes à souffle,
-ou celles qui suivent des règles spéciales, comme explosion, ne peuvent pas
-servir à faire des tirs au jugé. [...] une attaque de tir n'utilisant pas la
-CT [...] ne peut jamais servir à tirer au jugé."""
+"""Artillery, template and blast weapons, and attacks that do not use BS,
+can never fire snap shots. Original: "Certain type d'armes, comme pour
+l'artillerie et les armes à souffle, ou celles qui suivent des règles
+spéciales, comme explosion, ne peuvent pas servir à faire des tirs au jugé.
+[...] une attaque de tir n'utilisant pas la CT [...] ne peut jamais servir à
+tirer au jugé."""
 
 
 def require_type(value: object, cls: type | tuple[type, ...], what: str) -> None:
