@@ -139,23 +139,7 @@ def offending_lines(path: Path) -> list[str]:
             for number, line in enumerate(file_text(path).splitlines(), 1) if (words := findings(line))]
 
 
-# The command-line modules are being rewritten together with their --help texts; their
-# remaining wordings are tracked here (and by the --help tests below) until that lands.
-REWRITTEN_WITH_THE_COMMANDS = ("exactodds/cli/", "exactodds/commands/", "exactodds/query.py", "exactodds/sweep/",
-                               "exactodds/answer.py", "exactodds/core/display.py")
-
-
-def _file_case(path: Path) -> object:
-    name = path.relative_to(ROOT).as_posix()
-    lines = offending_lines(path)
-    marks = []
-    if lines and name.startswith(REWRITTEN_WITH_THE_COMMANDS):
-        marks = [pytest.mark.xfail(strict=False, reason="still says: " + " | ".join(lines)
-                                   + " (its wording is being rewritten with the command modules)")]
-    return pytest.param(path, marks=marks, id=name)
-
-
-@pytest.mark.parametrize("path", [_file_case(p) for p in scanned_files()])
+@pytest.mark.parametrize("path", scanned_files(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_file_refers_to_material_users_do_not_have(path: Path) -> None:
     assert offending_lines(path) == []
 
@@ -222,14 +206,6 @@ def help_text(path: tuple[str, ...]) -> str:
     return result.output
 
 
-def _help_case(path: tuple[str, ...]) -> object:
-    label = " ".join(("exactodds",) + path)
-    said = [line.strip() for line in help_text(path).splitlines() if findings(line)]
-    marks = [pytest.mark.xfail(strict=False, reason=f"`{label} --help` still says: " + " | ".join(said)
-                               + " (its wording is being rewritten with the command modules)")] if said else []
-    return pytest.param(path, marks=marks, id=label)
-
-
 PATHS = command_paths()
 
 
@@ -240,6 +216,6 @@ def test_the_walk_finds_the_subcommands_of_every_group() -> None:
     assert all(help_text(p).startswith("Usage: ") for p in PATHS[:3])
 
 
-@pytest.mark.parametrize("path", [_help_case(p) for p in PATHS])
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: " ".join(("exactodds",) + p))
 def test_help_text_refers_to_nothing_users_do_not_have(path: tuple[str, ...]) -> None:
     assert findings(help_text(path)) == []

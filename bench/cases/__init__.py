@@ -1,4 +1,4 @@
-"""The benchmark cases (issue 8), one module per family.
+"""The benchmark cases, one module per family.
 
 A :class:`Case` is one timed question: the exactodds call, how to encode its
 answer exactly, the peer case that asks the same question (if any peer

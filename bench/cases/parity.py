@@ -4,7 +4,7 @@
 The joint answer has (N+1)^2 outcomes at most; exactodds computes it with
 the generic joint-count primitive of ``exactodds.dice.attributes`` (never
 the 6^N rolls), and the Hell Dorado answer with ``exactodds.rules.
-hell_dorado`` (difficulty 5: the seed's worked example, target DEF 4
+hell_dorado`` (difficulty 5: the rules' worked example, target DEF 4
 engaged with DEF 3 and DEF 5 fighters, range difficulty 4; so an impair
 goes to one of 2 engaged fighters, uniformly). N = 1000 is asked of
 exactodds alone (the peers would take hours).
@@ -43,7 +43,7 @@ def joint_key(outcome: Any) -> list:
 
 def hd(n: int, **rerolls: Any) -> Any:
     """exactodds: Dist over (recipient, hits) of a Hell Dorado shot of ``n`` dice
-    at the seed's worked-example target (difficulty 5, two engaged fighters);
+    at the rules' worked-example target (difficulty 5, two engaged fighters);
     ``rerolls`` go to ``make_shot`` (e.g. ``reroll="up-to", budget=2,
     policy="optimal"``)."""
     make_shot, shoot = need("exactodds.rules.hell_dorado", "make_shot", "shoot")

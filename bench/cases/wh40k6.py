@@ -27,8 +27,8 @@ def attack_casualties(shots: int, bs: int, strength: int, toughness: int, save: 
     return shoot(Shooting(shots=shots, strength=strength, bs=bs), unit).final
 
 
-# The same attack for the peers, as target numbers: BS 4 hits on 3+ (RULES.md
-# section 2, to-hit table); S 4 - T 4 = 0 wounds on 4+ (S vs T chart).
+# The same attack for the peers, as target numbers: BS 4 hits on 3+ (the rules
+# to-hit table); S 4 - T 4 = 0 wounds on 4+ (S vs T chart).
 PEER = {"shots": 40, "hit": 3, "wound": 4, "save": 4, "models": 10, "wounds_each": 2}
 
 

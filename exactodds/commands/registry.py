@@ -41,7 +41,8 @@ COMMANDS: dict[tuple[str, str | None], str] = {
 
 SYSTEMS: dict[str, str] = {
     "pool": "Exact distribution of the number of successes among N dice.",
-    "hd": 'Hell Dorado: shooting into a melee, with the parity rule ("commettre un impair").',
+    "hd": "Hell Dorado: shooting into a melee, with the parity rule (more odd dice than even ones send "
+          "the hits to a fighter the target engages).",
     "40k6": "Warhammer 40,000 6th edition: shooting, Overwatch, charge, fight, morale.",
     "hh3": "Horus Heresy 3rd edition: the shooting attack, exactly.\n\n"
            "hit (hits and Critical Hits), wound (S vs T), penetrate (d6 + S vs Armour), "
