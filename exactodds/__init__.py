@@ -11,46 +11,49 @@ pools, rerolls) -> :mod:`exactodds.rules` (one package per rule set) ->
 :class:`Query`) -> interfaces (:mod:`exactodds.cli`, sweeps, validation).
 """
 
-from .core import (
-    Dist,
-    ExactOddsError,
-    InputError,
-    Pipeline,
-    Run,
-    Step,
-    TooLargeError,
-    chain,
-    max_states,
-   
-    state_limit,
-)
-from .dice import (
-    Target,
-    d,
-    d6,
-    explode,
-    keep_highest,
-    keep_lowest,
-    pool_counts,
-    reroll_failed_chance,
-    reroll_once,
-    reroll_up_to,
-    successes,
-    target_with_reroll,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .core import Dist, ExactOddsError, InputError, TooLargeError, max_states, state_limit
+from .core.lazy import lazy_exports
+
+_WHERE = {
+    **dict.fromkeys(["Pipeline", "Run", "Step", "chain"], ".core.pipeline"),
+    **dict.fromkeys(["Target", "d", "d6", "explode", "keep_highest", "keep_lowest", "pool_counts",
+                     "reroll_failed_chance", "reroll_once", "reroll_up_to", "successes",
+                     "target_with_reroll"], ".dice"),
+    **dict.fromkeys(["ask", "Query"], ".commands"),
+}
+
+if TYPE_CHECKING:
+    from .commands import Query, ask
+    from .core.pipeline import Pipeline, Run, Step, chain
+    from .dice import (
+        Target,
+        d,
+        d6,
+        explode,
+        keep_highest,
+        keep_lowest,
+        pool_counts,
+        reroll_failed_chance,
+        reroll_once,
+        reroll_up_to,
+        successes,
+        target_with_reroll,
+    )
+
+_getattr, __dir__ = lazy_exports(__name__, _WHERE)
 
 
 def __getattr__(name: str) -> object:
-    """``ask`` and ``Query`` (the commands layer) and ``__version__``, loaded on first use."""
-    if name in ("ask", "Query"):
-        from . import commands
-
-        return getattr(commands, name)
+    """The names above, loaded on first use, and ``__version__`` (from the package metadata)."""
     if name == "__version__":
         from importlib.metadata import version
 
         return version("exactodds")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _getattr(name)
 
 
 __all__ = [

@@ -14,12 +14,11 @@ from .params import ParamError, Params, param
 from .registry import define
 
 
-@dataclass(frozen=True)
 class FighterDef(Kind):
     """A fighter's DEF, optionally marked as the shooter's enemy: ``3``, ``"3:enemy"``
     or ``"3:friend"``; typed as ``(DEF, is_friend)``."""
 
-    metavar: str | None = "D[:enemy]"
+    metavar = "D[:enemy]"
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> tuple[int, bool]:
         if isinstance(value, tuple) and len(value) == 2:

@@ -13,7 +13,6 @@ Numbers are read from ASCII digits only, and a number written with more than
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -102,22 +101,22 @@ def _allowed(low: int | None, high: int | None) -> str:
     return f"use a whole number from {low} to {high}"
 
 
-@dataclass(frozen=True)
 class Count(Kind):
     """A whole number within ``[low, high]`` (``high`` None: unbounded)."""
 
-    low: int | None = 0
-    high: int | None = None
-    what: str = "a count"
-    metavar: str | None = "N"
+    metavar = "N"
+
+    def __init__(self, low: int | None = 0, high: int | None = None, what: str = "a count") -> None:
+        self.low, self.high, self.what = low, high, what
+
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> int:
         return whole_number(value, self.what, self.low, self.high)
 
 
-@dataclass(frozen=True)
 class Flag(Kind):
     """On or off: ``true``/``false`` (a flag on the command line)."""
+
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> bool:
         if not isinstance(value, bool):
@@ -125,11 +124,12 @@ class Flag(Kind):
         return value
 
 
-@dataclass(frozen=True)
 class Choice(Kind):
     """One of a fixed set of words."""
 
-    choices: tuple[str, ...] = ()
+    def __init__(self, choices: tuple[str, ...]) -> None:
+        self.choices = tuple(choices)
+
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> str:
         if not isinstance(value, str) or value not in self.choices:
@@ -137,12 +137,14 @@ class Choice(Kind):
         return value
 
 
-@dataclass(frozen=True)
 class Text(Kind):
     """Free text (a name), at most ``longest`` characters."""
 
-    longest: int = 200
-    metavar: str | None = "TEXT"
+    metavar = "TEXT"
+
+    def __init__(self, longest: int = 200) -> None:
+        self.longest = longest
+
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> str:
         if not isinstance(value, str):
@@ -152,12 +154,12 @@ class Text(Kind):
         return value
 
 
-@dataclass(frozen=True)
 class TargetNumber(Kind):
     """A target number on a die: ``X+``, ``auto`` or ``fail`` (the die's sides
     come from the ``sides`` parameter when the command has one, else 6)."""
 
-    metavar: str | None = "X+"
+    metavar = "X+"
+
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> Target:
         if isinstance(value, Target):
@@ -176,11 +178,11 @@ class TargetNumber(Kind):
         return str(value)
 
 
-@dataclass(frozen=True)
 class Faces(Kind):
     """Die faces: ``1``, ``"1,2"`` or ``[1, 2]``, each from 1 to the die's sides."""
 
-    metavar: str | None = "FACES"
+    metavar = "FACES"
+
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> tuple[int, ...]:
         sides = done.get("sides", 6)
@@ -206,11 +208,12 @@ class Faces(Kind):
         return list(value)
 
 
-@dataclass(frozen=True)
 class Many(Kind):
     """Several values of one kind (a repeated option; a list in TOML)."""
 
-    item: Kind = Count()
+    def __init__(self, item: Kind) -> None:
+        self.item = item
+
 
     @property
     def metavar(self) -> str | None:  # type: ignore[override]
@@ -262,11 +265,11 @@ def exact_decimal(text: str) -> Fraction | None:
     return value * Fraction(10) ** power
 
 
-@dataclass(frozen=True)
 class Inches(Kind):
     """A distance in inches, 0 or more, read exactly: ``8``, ``7.5`` or ``15/2``."""
 
-    metavar: str | None = "INCHES"
+    metavar = "INCHES"
+
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> Fraction:
         if isinstance(value, Fraction):
@@ -295,12 +298,14 @@ class Inches(Kind):
         return str(value)
 
 
-@dataclass(frozen=True)
 class SaveRoll(Kind):
     """A save value ``2+`` to ``6+`` (or 2 to 6), as a whole number."""
 
-    what: str = "a cover value: Focus Fire declares a cover save from 2+ to 6+"
-    metavar: str | None = "X+"
+    metavar = "X+"
+
+    def __init__(self, what: str = "a cover value: Focus Fire declares a cover save from 2+ to 6+") -> None:
+        self.what = what
+
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -331,6 +336,7 @@ class ProfileRef:
     @classmethod
     def read(cls, written: str, path: Path) -> ProfileRef:
         """Hash the file at ``path``; an unreadable one is a KindError naming it."""
+        import hashlib
         try:
             with open(path, "rb") as f:
                 data = f.read(MAX_PROFILE_BYTES + 1)
@@ -349,12 +355,12 @@ class ProfileRef:
         return str(self.path)
 
 
-@dataclass(frozen=True)
 class ProfileFile(Kind):
     """A TOML profile file: a path, read relative to the query file's folder when
     the question comes from one. Identified by its content (:class:`ProfileRef`)."""
 
-    metavar: str | None = "FILE.toml"
+    metavar = "FILE.toml"
+
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> ProfileRef:
         if isinstance(value, ProfileRef):

@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import ExactOddsError, InputError
-from ..tomlfiles import load_toml, no_unknown_keys, optional, require
 from .kinds import Many
 from .params import ParamError, Params
 from .registry import Command, find
@@ -83,6 +82,8 @@ class Query:
     @classmethod
     def from_toml(cls, path: str | Path) -> Query:
         """Read a TOML query file (``system``, optional ``command``, ``[params]``)."""
+        from ..tomlfiles import load_toml
+
         return cls._from_doc(load_toml(path), Path(path).resolve().parent, str(path))
 
     @classmethod
@@ -98,6 +99,8 @@ class Query:
 
     @classmethod
     def _from_doc(cls, doc: dict, base: Path | None, source: str) -> Query:
+        from ..tomlfiles import no_unknown_keys, optional, require
+
         no_unknown_keys(doc, TOP_LEVEL_KEYS, source)
         system = require(doc, "system", str, source)
         command = optional(doc, "command", str, source)
