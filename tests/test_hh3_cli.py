@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import tomllib
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -58,13 +59,62 @@ def test_wound_and_penetrate() -> None:
 
 
 @pytest.mark.parametrize("attacker,target", list(itertools.product(ATTACKERS, TARGETS)))
-def test_every_shipped_example_answers_exactly(attacker: str, target: str) -> None:
+def test_every_shipped_example_answers_with_consistent_figures(attacker: str, target: str) -> None:
+    """Every shipped pair answers; the figures agree with the casualties by the rules'
+    own identities (P(destroyed) = P(every model removed); Routed = panic x P(2D6 > Ld))."""
     data = as_json("shoot", "--attacker", ex(attacker), "--target", ex(target))
-    expected = shoot(load_attacker(ex(attacker)), load_target(ex(target)))
-    assert {o["outcome"]: F(o["p"]) for o in data["outcomes"]} == expected.casualties().to_fractions()
-    assert sum(F(o["p"]) for o in data["outcomes"]) == 1
-    assert F(data["panic"]) == expected.panic() and F(data["routed"]) == expected.routed()
+    casualties = {o["outcome"]: F(o["p"]) for o in data["outcomes"]}
+    assert sum(casualties.values()) == 1 and all(p > 0 for p in casualties.values())
+    doc = tomllib.loads(Path(ex(target)).read_text())
+    models = sum(m.get("count", 1) for m in doc["models"])
+    assert F(data["destroyed"]) == casualties.get(models, 0)
+    leadership = doc.get("leadership")
+    if leadership is not None:
+        fail = F(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > leadership), 36)
+        assert F(data["routed"]) == F(data["panic"]) * fail
     assert "/" in data["panic"] and "/" in data["routed"]
+
+
+SMALL_ATTACKER = """name = "Two Legionaries"
+[[models]]
+name = "Legionary"
+count = 1
+bs = {bs}
+weapon = "bolter"
+[weapons.bolter]
+firepower = 2
+strength = 4
+ap = 5
+damage = 1
+"""
+SMALL_TARGET = """name = "Two Terminators"
+leadership = 8
+[[models]]
+name = "Terminator"
+count = 2
+toughness = 4
+wounds = 2
+save = 2
+invulnerable = 4
+"""
+
+
+@pytest.mark.parametrize("bs", [3, 4, 7])
+def test_the_command_matches_the_dice_by_dice_simulator(bs: int, tmp_path: Path) -> None:
+    """The whole CLI path (files, parameters, attack) against the independent simulator."""
+    from tests.test_hh3_brute import Case, G, M, tree_enumeration
+
+    (tmp_path / "a.toml").write_text(SMALL_ATTACKER.format(bs=bs))
+    (tmp_path / "t.toml").write_text(SMALL_TARGET)
+    data = as_json("shoot", "--attacker", str(tmp_path / "a.toml"), "--target", str(tmp_path / "t.toml"))
+    got = {o["outcome"]: F(o["p"]) for o in data["outcomes"]}
+    terminator = M(t=4, w=2, save=2, inv=4)
+    brute = tree_enumeration(Case((G(2, bs, 4, 5, 1),), (terminator, terminator), leadership=8))
+    want: dict[int, F] = {}
+    for (left, _), p in brute.items():
+        want[left.count(0)] = want.get(left.count(0), F(0)) + p
+    assert got == want
+    assert F(data["destroyed"]) == want.get(2, F(0))
 
 
 def test_lascannons_against_a_rhino_side_and_statuses() -> None:

@@ -58,8 +58,8 @@ class Command(Generic[P]):
     """One question a user can ask: its parameter class and its compute function.
 
     ``command(**values)`` builds the parameters from keyword values (as a query
-    file spells them) and computes the answer; ``command.compute(params)``
-    takes a parameter object.
+    file spells them) and computes the answer; ``command(params)`` takes a
+    parameter object.
     """
 
     system: str
@@ -77,7 +77,11 @@ class Command(Generic[P]):
         """The command's description (its compute function's docstring)."""
         return self.compute.__doc__ or ""
 
-    def __call__(self, **values: Any) -> Answer:
+    def __call__(self, params: P | None = None, /, **values: Any) -> Answer:
+        if params is not None:
+            if values or not isinstance(params, self.params):
+                raise InputError(f"{self.title} takes a {self.params.__name__} or keyword values, not both")
+            return self.compute(params)
         return self.compute(self.params.from_mapping(values, title=self.title))
 
 
