@@ -119,7 +119,8 @@ class Answer:
         ``mean_float``; then every extra figure, repeated on every row:
         ``p_success``, ``p_success_float``, ... (a mapping of figures gives
         one column per key, ``p_recipient.target``, each with its ``_float``
-        twin). Repeated columns keep the file one plain table: ``pandas.read_csv``
+        twin; a whole number or a flag is one column, as in the JSON).
+        Repeated columns keep the file one plain table: ``pandas.read_csv``
         reads it with no options, and ``df.p_success[0]`` is the figure.
         """
         buf = io.StringIO()
@@ -132,7 +133,7 @@ class Answer:
             extra_heads += ["mean", "mean_float"]
             extra_values += [frac_str(self.mean), repr(float(self.mean))]
         for name, value in _flat_extras(self.extras):
-            if isinstance(value, Fraction) or (isinstance(value, int) and not isinstance(value, bool)):
+            if isinstance(value, Fraction):
                 extra_heads += [name, f"{name}_float"]
                 extra_values += [frac_str(value), repr(float(value))]
             else:
