@@ -270,25 +270,26 @@ def _figure(v: Any, exact: bool) -> str:
 def _wrap(line: str) -> list[str]:
     """``line`` wrapped at :data:`LINE_WIDTH` after a ``", "`` (outside brackets
     when possible, so ``groups=[(...), (...)]`` breaks between groups),
-    continuation lines indented by two spaces."""
+    continuation lines indented by two spaces (four inside a bracket)."""
     if len(line) <= LINE_WIDTH:
         return [line]
     out: list[str] = []
-    current = ""
-    for part in _split_top(line):
+    for x in _fill(_split_top(line), "  "):
+        out += [x] if len(x) <= LINE_WIDTH else _fill(x.split(", "), "    ")
+    return out
+
+
+def _fill(parts: list[str], indent: str) -> list[str]:
+    """Join ``parts`` with ``", "`` into lines of at most :data:`LINE_WIDTH` where possible."""
+    out, current = [], ""
+    for part in parts:
         piece = part if not current else current + ", " + part
         if current and len(piece) + 1 > LINE_WIDTH:
             out.append(current + ",")
-            current = "  " + part
+            current = indent + part
         else:
             current = piece
-    out.append(current)
-    if any(len(x) > LINE_WIDTH for x in out):  # a part too long by itself: break inside it
-        flat: list[str] = []
-        for x in out:
-            flat += [x] if len(x) <= LINE_WIDTH else _wrap_inside(x)
-        return flat
-    return out
+    return out + [current]
 
 
 def _split_top(line: str) -> list[str]:
@@ -302,18 +303,6 @@ def _split_top(line: str) -> list[str]:
             start = i + 2
     parts.append(line[start:])
     return parts
-
-
-def _wrap_inside(line: str) -> list[str]:
-    out, current = [], ""
-    for part in line.split(", "):
-        piece = part if not current else current + ", " + part
-        if current and len(piece) + 1 > LINE_WIDTH:
-            out.append(current + ",")
-            current = "    " + part
-        else:
-            current = piece
-    return out + [current]
 
 
 def _flat_extras(extras: dict) -> list[tuple[str, Any]]:
