@@ -1,7 +1,7 @@
 """Hell Dorado: shooting into a melee, with the parity rule ("commettre un impair").
 
-Seed ``000_feef74f70f12f824`` (French), restated in RULES.md section 1. Each
-rule step below is a function named after it, with the seed's sentence
+The rules are in French. Each rule step below is a function named after it,
+with the rules' sentence
 quoted beside the code that implements it:
 
 1. :func:`attack_difficulty` - the difficulty of the attack roll;
@@ -21,7 +21,7 @@ counts of two face attributes (hit, even) of
 :mod:`exactodds.dice.attributes` and the reroll budgets of
 :mod:`exactodds.dice.budget`.
 
-Choices where the seed is silent (all documented in docs/hell_dorado.md):
+Choices where the rules are silent (all documented in docs/hell_dorado.md):
 
 - DEF values and the range difficulty are whole numbers from 1 to 10; a
   difficulty of 7 or more means no die can hit; a difficulty below 2 is an
@@ -441,7 +441,7 @@ def recipient(summary: RollSummary, shot: Shot) -> Dist:
 
 
 DamageKernel = Callable[[int], Dist]
-"""Hits -> distribution of damage (the game's damage table is not in the seed)."""
+"""Hits -> distribution of damage (the rules give no damage table)."""
 
 
 def damage_step(damage: DamageKernel | Mapping[str, DamageKernel]) -> Callable[[HitOn], Dist]:
@@ -534,7 +534,7 @@ def shoot(shot: Shot, damage: DamageKernel | Mapping[str, DamageKernel] | None =
 # ----------------------------------------------------- raw rolls (examples)
 def resolve_roll(roll: Sequence[int], shot: Shot) -> Dist:
     """The recipient of one raw roll *after* rerolls (no reroll is applied
-    here): the seed's worked example as a function. O(N)."""
+    here): the rules' worked example as a function. O(N)."""
     hits = count_hits(roll, shot.difficulty)
     even, odd = count_parity(roll)
     return recipient(RollSummary(hits, not commits_impair(even, odd)), shot)

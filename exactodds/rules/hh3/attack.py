@@ -1,6 +1,6 @@
 """Horus Heresy 3rd edition: the whole shooting attack, as one pipeline.
 
-The seed's sequence: "1. Choisir l'unité cible · 2. Vérifier la cible ·
+The rules' sequence: "1. Choisir l'unité cible · 2. Vérifier la cible ·
 3. Déclarer les armes · 4. Dresser les groupes de tirs · 5. Choisir un groupe
 de tirs à résoudre · 6. Faire les jets de touche · 7. Faire les jets de
 blessure · 8. Choisir la figurine cible · 9. Faire les jets de sauvegarde et
