@@ -244,3 +244,13 @@ miss             2/3   0.6667"""
     assert big[0] == "101 outcomes 0..100, mean 50" and big[2] == "… 38 outcomes below, total 0.006016"
     assert big[-1].endswith("dist_text(dist, exact=True) prints it whole")
     assert repr(d6 + d6).startswith("Dist(11 outcomes")  # repr stays one line
+
+
+def test_labelled_values_survive_pickling() -> None:
+    """Sweeps send answers between processes."""
+    import pickle
+
+    named = pickle.loads(pickle.dumps(Named("engaged-1", 1)))
+    assert named == "engaged-1" and named.position == 1 and isinstance(named, Named)
+    left = pickle.loads(pickle.dumps(Labelled((3, 1), ("Rhino", "Rhino"), "Hull Points left")))
+    assert left == (3, 1) and left.names == ("Rhino", "Rhino") and left.what == "Hull Points left"
