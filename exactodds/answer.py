@@ -8,6 +8,24 @@ command::
 
     {"query": {...}, "outcomes": [{"outcome": ..., "p": "n/d", "p_float": f}, ...],
      "mean": "n/d", ...extras}
+
+Rendering API (what the command line calls):
+
+- ``answer.render(fmt, all_rows=False, exact=False)``: the whole answer in one
+  of :data:`FORMATS`. ``all_rows`` (``--all``) and ``exact`` (``--exact``)
+  apply to the table only: by default a table shows the window of the
+  :data:`~exactodds.core.display.TABLE_ROWS` most probable outcomes and
+  shortens fractions longer than
+  :data:`~exactodds.core.display.LONG_FRACTION` characters; JSON and CSV are
+  always complete and exact.
+- ``answer.figure(name, k=None)``: one exact number, ``name`` one of
+  :data:`FIGURES` (``"at_least"`` and ``"at_most"`` take ``k``), or the name
+  of an extra figure (``"p_success"``);
+- ``answer.render_figure(name, k=None, fmt="table", exact=False)``: that
+  number alone (``--at-least K``, ``--at-most K``, ``--mean``): in a table
+  ``<exact>  ≈ <decimal>`` (``7`` for a whole number), in JSON
+  ``{"query": ..., "figure": ..., "k": ..., "value": "n/d", "value_float": f}``,
+  in CSV the same as one header line and one row.
 """
 
 from __future__ import annotations
@@ -20,10 +38,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .core import Dist
-from .core.display import dist_text, outcome_label
+from .core import Dist, InputError
+from .core.display import LONG_FRACTION, decimal, dist_text, figure_parts, figure_text, outcome_label
 
 FORMATS = ("table", "json", "csv")
+
+FIGURES = ("at_least", "at_most", "mean")
+"""Single figures of any numeric answer (see :meth:`Answer.figure`)."""
+
+LINE_WIDTH = 100
+"""Table lines (the query, the extras) are wrapped or shortened to this width."""
 
 
 def frac_str(p: Fraction | int) -> str:
@@ -87,45 +111,214 @@ class Answer:
         return json.dumps(self.to_json_obj(), indent=2)
 
     def to_csv(self) -> str:
-        """One row per outcome: outcome column(s), ``p``, ``p_float`` (and
-        ``p_at_least`` for integer outcomes). Composite outcomes get one column
-        per field, named as in the JSON."""
+        """One row per outcome, exact and complete (every outcome, fractions whole).
+
+        Columns: the outcome (one column per field of a composite outcome,
+        named as in the JSON), ``p``, ``p_float``; for numeric outcomes
+        ``p_at_least`` and ``p_at_least_float``, then ``mean`` and
+        ``mean_float``; then every extra figure, repeated on every row:
+        ``p_success``, ``p_success_float``, ... (a mapping of figures gives
+        one column per key, ``p_recipient.target``, each with its ``_float``
+        twin; a whole number or a flag is one column, as in the JSON).
+        Repeated columns keep the file one plain table: ``pandas.read_csv``
+        reads it with no options, and ``df.p_success[0]`` is the figure.
+        """
         buf = io.StringIO()
         items = self.dist.items()
         first = items[0][0]
         fields = list(first._asdict()) if hasattr(first, "_asdict") else ["outcome"]
         numeric = _numeric(self.dist)
+        extra_heads, extra_values = [], []
+        if self.mean is not None:
+            extra_heads += ["mean", "mean_float"]
+            extra_values += [frac_str(self.mean), repr(float(self.mean))]
+        for name, value in _flat_extras(self.extras):
+            if isinstance(value, Fraction):
+                extra_heads += [name, f"{name}_float"]
+                extra_values += [frac_str(value), repr(float(value))]
+            else:
+                extra_heads.append(name)
+                extra_values.append(_csv_value(value))
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(fields + ["p", "p_float"] + (["p_at_least"] if numeric else []))
+        writer.writerow(fields + ["p", "p_float"] + (["p_at_least", "p_at_least_float"] if numeric else [])
+                        + extra_heads)
         above = Fraction(1)
         for x, p in items:
             values = list(x._asdict().values()) if hasattr(x, "_asdict") else [outcome_label(x)]
             row = values + [frac_str(p), repr(float(p))]
             if numeric:
-                row.append(frac_str(above))
+                row += [frac_str(above), repr(float(above))]
             above -= p
-            writer.writerow(row)
+            writer.writerow(row + extra_values)
         return buf.getvalue()
 
-    def to_table(self) -> str:
-        """A plain-text table for terminals, with the query and extras."""
+    def to_table(self, all_rows: bool = False, exact: bool = False) -> str:
+        """A plain-text table for people: the query, the distribution, the mean and extras.
+
+        ``all_rows=False`` (CLI: without ``--all``): the window of the most
+        probable outcomes (:data:`~exactodds.core.display.TABLE_ROWS` rows at
+        most), with the count and total probability of the outcomes hidden
+        below and above it; ``all_rows=True``: every outcome.
+        ``exact=False`` (CLI: without ``--exact``): fractions longer than
+        :data:`~exactodds.core.display.LONG_FRACTION` characters are shortened
+        (``≈ 0.4677 (exact: 90 digits, --exact)``); ``exact=True``: in full.
+        Decimals have 4 significant digits and never read 0 for a chance that
+        is not 0; whole numbers print without ``/1``. Without ``exact``, no
+        line is longer than :data:`LINE_WIDTH` characters (the query line wraps).
+        """
         lines = []
         if self.query:
-            lines.append("query: " + ", ".join(f"{k}={_show(v)}" for k, v in self.query.items() if v not in (None, (), [], False)))
-        lines.append(dist_text(self.dist))
+            shown = ", ".join(f"{k}={_show(v)}" for k, v in self.query.items() if v not in (None, (), [], False))
+            lines += _wrap("query: " + shown)
+        lines.append(dist_text(self.dist, all_rows=all_rows, exact=exact))
         if self.mean is not None:
-            lines.append(f"mean: {frac_str(self.mean)} ~ {float(self.mean):.6f}")
+            lines.append(f"mean: {figure_text(self.mean, exact)}")
         for k, v in self.extras.items():
-            shown = f"{frac_str(v)} ~ {float(v):.6f}" if isinstance(v, Fraction) else _show(v, top=True)
-            lines.append(f"{k}: {shown}")
+            if isinstance(v, dict) and any(isinstance(x, (int, Fraction)) and not isinstance(x, bool)
+                                           for x in v.values()):
+                lines.append(f"{k}:")
+                parts = [(str(name), *figure_parts(x, exact)) for name, x in v.items()]
+                widths = [max(len(t[i]) for t in parts) for i in range(2)]
+                lines += [f"  {name:<{widths[0]}}  {ex:>{widths[1]}}  {approx}".rstrip() for name, ex, approx in parts]
+            else:
+                lines += _wrap(f"{k}: {_figure(v, exact)}")
         return "\n".join(lines)
 
-    def render(self, fmt: str) -> str:
-        """Render in one of :data:`FORMATS`."""
-        return {"table": self.to_table, "json": self.to_json, "csv": self.to_csv}[fmt]()
+    def render(self, fmt: str, all_rows: bool = False, exact: bool = False) -> str:
+        """Render in one of :data:`FORMATS`; ``all_rows`` and ``exact`` are the
+        table's options (:meth:`to_table`; CLI ``--all`` and ``--exact``):
+        JSON and CSV are always complete and exact."""
+        if fmt not in FORMATS:
+            raise InputError(f"format {fmt!r} is not known; use {', '.join(FORMATS)}")
+        if fmt == "table":
+            return self.to_table(all_rows=all_rows, exact=exact)
+        return self.to_json() if fmt == "json" else self.to_csv()
+
+    # ------------------------------------------------------- single figures
+    def figure(self, name: str, k: Any = None) -> Any:
+        """One exact figure of the answer (a :class:`~fractions.Fraction`):
+
+        - ``figure("at_least", k)``: P(outcome >= k) (CLI ``--at-least K``);
+        - ``figure("at_most", k)``: P(outcome <= k) (CLI ``--at-most K``);
+        - ``figure("mean")``: the mean (CLI ``--mean``);
+        - ``figure(extra)``: an extra figure by name (e.g. ``"p_success"``).
+
+        ``at_least`` and ``at_most`` need numeric outcomes and a whole or
+        fractional ``k``; an unknown name is an :class:`InputError` listing the
+        names this answer has.
+        """
+        if name in ("at_least", "at_most"):
+            if k is None or isinstance(k, bool) or not isinstance(k, (int, Fraction)):
+                raise InputError(f"figure {name!r} needs a number k (the outcome to compare with), not {k!r}")
+            if not _numeric_outcomes(self.dist):
+                raise InputError(f"{name.replace('_', ' ')} needs numeric outcomes; these are "
+                                 f"{outcome_label(self.dist.support()[0])}, ...")
+            return self.dist.at_least(k) if name == "at_least" else self.dist.at_most(k)
+        if k is not None:
+            raise InputError(f"figure {name!r} takes no k")
+        if name == "mean":
+            if self.mean is None:
+                raise InputError("this answer has no mean (its outcomes are not numbers)")
+            return self.mean
+        if name in self.extras:
+            return self.extras[name]
+        known = [f for f in FIGURES if f != "mean" or self.mean is not None] + list(self.extras)
+        raise InputError(f"figure {name!r} is not known; this answer has {', '.join(known)}")
+
+    def render_figure(self, name: str, k: Any = None, fmt: str = "table", exact: bool = False) -> str:
+        """One figure (:meth:`figure`) alone, in one of :data:`FORMATS`.
+
+        table: ``<exact>  ≈ <decimal>`` (``5/12  ≈ 0.4167``; ``7`` for a whole
+        number; a fraction longer than
+        :data:`~exactodds.core.display.LONG_FRACTION` characters is shortened
+        unless ``exact``); json: ``{"query": {...}, "figure": "at_least",
+        "k": 3, "value": "1/2", "value_float": 0.5}``; csv: the columns
+        ``figure,k,value,value_float`` and one row.
+        """
+        value = self.figure(name, k)
+        if fmt not in FORMATS:
+            raise InputError(f"format {fmt!r} is not known; use {', '.join(FORMATS)}")
+        number = isinstance(value, (int, Fraction)) and not isinstance(value, bool)
+        if fmt == "table":
+            return figure_text(value, exact) if number else _show(value, top=True)
+        obj = {"figure": name, "k": jsonable(k), "value": frac_str(value) if number else jsonable(value),
+               "value_float": float(value) if number else None}
+        if fmt == "json":
+            return json.dumps({"query": jsonable(self.query), **obj}, indent=2)
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(list(obj))
+        writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else _csv_value(v))
+                         for v in obj.values()])
+        return buf.getvalue()
 
     def _repr_html_(self) -> str:
         return self.dist._repr_html_()
+
+
+def _numeric_outcomes(dist: Dist) -> bool:
+    return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in dist.support())
+
+
+def _figure(v: Any, exact: bool) -> str:
+    """An extra figure in a table: a number as :func:`figure_text`, anything else as :func:`_show`."""
+    if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+        return figure_text(v, exact)
+    return _show(v, top=True)
+
+
+def _wrap(line: str) -> list[str]:
+    """``line`` wrapped at :data:`LINE_WIDTH` after a ``", "`` (outside brackets
+    when possible, so ``groups=[(...), (...)]`` breaks between groups),
+    continuation lines indented by two spaces (four inside a bracket)."""
+    if len(line) <= LINE_WIDTH:
+        return [line]
+    out: list[str] = []
+    for x in _fill(_split_top(line), "  "):
+        out += [x] if len(x) <= LINE_WIDTH else _fill(x.split(", "), "    ")
+    return out
+
+
+def _fill(parts: list[str], indent: str) -> list[str]:
+    """Join ``parts`` with ``", "`` into lines of at most :data:`LINE_WIDTH` where possible."""
+    out, current = [], ""
+    for part in parts:
+        piece = part if not current else current + ", " + part
+        if current and len(piece) + 1 > LINE_WIDTH:
+            out.append(current + ",")
+            current = indent + part
+        else:
+            current = piece
+    return out + [current]
+
+
+def _split_top(line: str) -> list[str]:
+    """``line`` split at every ``", "`` outside brackets and parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(line):
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if depth == 0 and line.startswith(", ", i):
+            parts.append(line[start:i])
+            start = i + 2
+    parts.append(line[start:])
+    return parts
+
+
+def _flat_extras(extras: dict) -> list[tuple[str, Any]]:
+    """Extra figures as ``(column, value)``: a mapping gives one column per key (``name.key``)."""
+    out = []
+    for name, value in extras.items():
+        if isinstance(value, dict):
+            out += [(f"{name}.{k}", v) for k, v in value.items()]
+        else:
+            out.append((name, value))
+    return out
+
+
+def _csv_value(v: Any) -> str:
+    j = jsonable(v)
+    return j if isinstance(j, str) else json.dumps(j)
 
 
 def _show(v: Any, top: bool = False) -> str:
@@ -136,5 +329,5 @@ def _show(v: Any, top: bool = False) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_show(x) for x in v) + "]"
     if isinstance(v, Fraction):
-        return frac_str(v)
+        return str(v) if len(str(v)) <= LONG_FRACTION else "≈" + decimal(v)
     return str(v)

@@ -46,9 +46,14 @@ def test_certain_outcome_is_written_1_over_1() -> None:
 
 def test_csv_and_table() -> None:
     r = invoke("pool", "2", "--hit", "4+", "--format", "csv")
-    assert r.output.splitlines() == ["outcome,p,p_float,p_at_least", "0,1/4,0.25,1/1", "1,1/2,0.5,3/4", "2,1/4,0.25,1/4"]
+    assert r.output.splitlines() == [
+        "outcome,p,p_float,p_at_least,p_at_least_float,mean,mean_float",
+        "0,1/4,0.25,1/1,1.0,1/1,1.0",
+        "1,1/2,0.5,3/4,0.75,1/1,1.0",
+        "2,1/4,0.25,1/4,0.25,1/1,1.0",
+    ]
     t = invoke("pool", "2", "--hit", "4+")
-    assert "mean: 1/1" in t.output and "1/2" in t.output
+    assert "mean: 1\n" in t.output and "mean: 1/1" not in t.output and "1/2" in t.output
 
 
 def test_reroll_up_to_and_failed() -> None:

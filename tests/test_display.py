@@ -52,9 +52,9 @@ def test_html_table_of_two_dice_has_every_column_exactly() -> None:
     rows = body_rows(html)
     assert len(rows) == 11
     # outcome, fraction, decimal, bar, P(>= x), P(<= x)
-    assert rows[0] == ["2", "1/36", "0.027778", "", "1", "0.027778"]
-    assert rows[6] == ["8", "5/36", "0.138889", "", decimal(F(5, 12)), decimal(F(13, 18))]
-    assert rows[-1] == ["12", "1/36", "0.027778", "", "0.027778", "1"]
+    assert rows[0] == ["2", "1/36", "0.02778", "", "1", "0.02778"]
+    assert rows[6] == ["8", "5/36", "0.1389", "", "0.4167", "0.7222"]
+    assert rows[-1] == ["12", "1/36", "0.02778", "", "0.02778", "1"]
     assert "11 outcomes &middot; mean 7 &middot; sd &asymp; 2.4152" in html
 
 
@@ -110,9 +110,40 @@ def test_long_fractions_are_shortened_with_the_exact_value_kept() -> None:
     assert "hover for the exact value" in Dist.binomial(40, F(8, 9))._repr_html_()
 
 
+@pytest.mark.parametrize(("value", "text"), [
+    (F(1, 6**10), "1.654e-08"),
+    (F(1, 2), "0.5000"),
+    (F(1, 6), "0.1667"),
+    (F(1, 36), "0.02778"),
+    (F(1, 8), "0.1250"),
+    (F(2, 3), "0.6667"),
+    (F(1, 10**4), "0.0001000"),  # 4 significant digits down to 1e-4 ...
+    (F(999, 10**7), "9.990e-05"),  # ... and scientific notation below it
+    (F(12, 10**5), "0.0001200"),
+    (F(1, 2**100), "7.889e-31"),
+    (F(1, 10**400), "1.000e-400"),  # far below the smallest float: computed exactly
+    (F(2, 10**400), "2.000e-400"),
+    (F(99999, 100000), "1 - 1.000e-05"),  # never reads 1 for a chance below 1
+    (1 - F(1, 10**30), "1 - 1.000e-30"),
+    (F(99994, 100000), "0.9999"),
+    (F(25, 2), "12.50"),
+    (F(-3, 2), "-1.500"),
+    (F(7), "7"),
+    (F(0), "0"),
+    (0, "0"),
+    (1, "1"),
+    (0.25, "0.2500"),
+    (F(99996, 10**9), "1.000e-04"),
+    (F(999996, 10**11), "1.000e-05"),  # rounding up the mantissa moves the exponent
+])
+def test_decimals_have_4_significant_digits(value: F, text: str) -> None:
+    assert decimal(value) == text
+
+
 def test_tiny_probabilities_do_not_read_as_zero() -> None:
-    assert decimal(F(1, 6**10)) == "1.654e-08"
-    assert decimal(F(1, 2)) == "0.500000" and decimal(0) == "0" and decimal(1) == "1"
+    for k in range(6, 2000, 37):  # 7^-6 ~ 8.5e-06 down to 7^-1995, far below the smallest float
+        text = decimal(F(1, 7**k))
+        assert re.fullmatch(r"[1-9]\.\d{3}e-\d{2,4}", text), text
 
 
 def test_run_html_shows_each_stage_in_order() -> None:
@@ -143,7 +174,7 @@ def test_reprs_are_short_and_exact() -> None:
     assert repr(Dist.constant("x")) == "Dist(1 outcome: {'x': 1})"
     assert repr(two_stage_run()) == "Run(start[1] -> hits[7] -> wounds[7]; final: 7 outcomes 0..6, mean 2)"
     big = repr(Dist.binomial(1000, F(1, 2)))
-    assert len(big) < 200 and "500: ~0.025225" in big
+    assert len(big) < 200 and "500: ~0.02523" in big
 
 
 # ---------------------------------------------------------------- plots

@@ -333,4 +333,4 @@ def test_cli_decisions_names_and_enemies() -> None:
     assert sum(F(row["p_state"]) for row in rows) == 1
     assert all(row["reroll_even"] + row["reroll_odd"] <= 2 for row in rows)
     table = invoke("hd", "shoot", "--dice", "3", "--target-def", "4", "--engaged-def", "3")
-    assert "p_recipient: target=" in table.output
+    assert "p_recipient:\n  target  " in table.output

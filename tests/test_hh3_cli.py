@@ -46,7 +46,8 @@ def test_hit_snap_and_csv() -> None:
     assert {(o["outcome"]["hits"], o["outcome"]["crits"]): o["p"] for o in data["outcomes"]} == \
         {(0, 0): "4/9", (1, 0): "4/9", (2, 0): "1/9"}
     csv = invoke("hit", "--shots", "1", "--bs", "10", "--format", "csv").output.splitlines()
-    assert csv == ["hits,crits,p,p_float", "1,1,1/1,1.0"]
+    assert csv == ["hits,crits,p,p_float,mean_hits,mean_hits_float,mean_crits,mean_crits_float",
+                   "1,1,1/1,1.0,1/1,1.0,1/1,1.0"]
 
 
 def test_wound_and_penetrate() -> None:

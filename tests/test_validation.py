@@ -572,3 +572,57 @@ def test_validation_imports_scipy_lazily() -> None:
     code = "import sys, exactodds.validation, exactodds.commands, exactodds.cli\nprint('scipy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_validate_starts_without_scipy_stats(tmp_path: Path) -> None:
+    """``exactodds validate`` imports scipy.special only (scipy.stats alone takes most of a second)."""
+    code = ("import sys\nfrom exactodds.cli import main\n"
+            f"sys.argv = ['exactodds', 'validate', {str(ROOT / 'examples/validation/bs8_query.toml')!r}, "
+            f"{str(ROOT / 'examples/validation/bs8_samples_forgot_reroll.csv')!r}]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('scipy.stats' in sys.modules, 'scipy.optimize' in sys.modules, file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "REJECTED" in out.stdout
+    assert out.stderr.strip().splitlines()[-1] == "False False"
+
+
+def test_p_values_are_those_of_scipy_stats() -> None:
+    """The scipy.special implementations give scipy.stats' p-values bit for bit."""
+    from scipy.stats import binomtest, norm, power_divergence
+
+    from exactodds.validation import stats
+
+    rng = random.Random(11)
+    for n in (1, 2, 7, 30, 500, 20_000):
+        for p in (1 / 12, 11 / 12, 0.5, 1 / 3, 0.8319):
+            for k in {0, n, n // 2, round(n * p), min(n, round(n * p) + 1), rng.randint(0, n)}:
+                assert stats.binomtest_pvalue(k, n, p) == binomtest(k, n, p).pvalue, (k, n, p)
+                ci = binomtest(k, n, p).proportion_ci(0.95)
+                lo, hi = stats.clopper_pearson(k, n, 0.95)
+                assert abs(lo - ci.low) < 1e-9 and abs(hi - ci.high) < 1e-9
+    for _ in range(200):
+        m, n = rng.randint(2, 25), rng.randint(10, 5000)
+        weights = [rng.random() for _ in range(m)]
+        observed = [0] * m
+        for i in rng.choices(range(m), weights, k=n):
+            observed[i] += 1
+        expected = [w * n / sum(weights) for w in weights]
+        for lam, name in (("pearson", "pearson"), ("log-likelihood", "g")):
+            stat, p = power_divergence(observed, expected, lambda_=lam)
+            assert stats.power_divergence(observed, expected, name) == (float(stat), float(p))
+    for z in (0.0, 0.3, 1.96, 4.0, 12.0):
+        assert stats.norm_sf(z) == norm.sf(z)
+
+
+def test_a_binomial_answer_names_the_per_trial_chance() -> None:
+    """10 dice at 1/9 each, a simulator rolling 1/18: the advice backs out the per-trial chance."""
+    exact = successes(10, F(1, 9))
+    result = validate(exact, successes(10, F(1, 18)).sample(2000, seed=3))
+    assert result.rejected and result.trials() == (10, F(1, 9))
+    text = result.to_text()
+    assert "successes of 10 independent trials of chance 1/9" in text
+    assert "the simplest fraction in that interval is 1/18" in text
+    assert "per-trial chance" in text
+    assert validate(exact, exact.sample(2000, seed=3)).consistent
+    assert validate(THREE, THREE.sample(40, 1)).trials() == (3, F(1, 2))
+    assert validate(hd_exact(4, 5), hd_simulator(4, 5, 200, 1)).trials() is None

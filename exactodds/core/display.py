@@ -13,22 +13,38 @@ as rendered text, never on the exact path.
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .dist import _sort_key
 from .errors import InputError
+from .labels import Labelled, Named
 
 MAX_ROWS = 40
 """Longest support shown in full; longer ones show a window of this many rows
 and say how many outcomes (and how much probability) are hidden."""
 
+TABLE_ROWS = 25
+"""Rows of a text table (``print(dist)``, the CLI's table): a longer support
+shows the window of this many most probable outcomes, with the count and
+total probability of the outcomes hidden below and above it
+(``all_rows=True``, the CLI's ``--all``, shows every row). 25 rows fit a
+terminal and hold nearly all the probability of the answers met in play
+(Binomial(100, 1/2): 98.9%)."""
+
 STAGE_ROWS = 16
 """Rows shown per stage when a pipeline run is shown stage by stage."""
 
 LONG_FRACTION = 28
-"""Fractions longer than this many characters are shortened in HTML tables
-and reprs (the exact value stays in the cell's tooltip and in ``to_fractions()``)."""
+"""Fractions longer than this many characters are shortened in tables and
+reprs (the exact value stays in the HTML cell's tooltip, in JSON and CSV, in
+``to_fractions()``, and with ``exact=True`` / ``--exact``): so that no line of
+a text table is longer than about 100 characters."""
+
+SHORT_FRACTION = 16
+"""The total of hidden rows is given as an exact fraction too when at most this long."""
 
 
 # ----------------------------------------------------------------- rows
@@ -56,6 +72,31 @@ def outcome_fields(dist: Any) -> list[str] | None:
     return None
 
 
+def _has_position(x: Any) -> bool:
+    return isinstance(x, Named) or (isinstance(x, tuple) and any(_has_position(v) for v in x))
+
+
+def _display_key(x: Any) -> tuple:
+    """Support order, except that :class:`~exactodds.core.labels.Named` values
+    come first, by their natural position (field by field for tuples)."""
+    if isinstance(x, Named):
+        return (0, x.position, ())
+    if isinstance(x, tuple) and not isinstance(x, Named):
+        return (1, 0, tuple(_display_key(v) for v in x))
+    return (2, 0, _sort_key(x))
+
+
+def display_items(dist: Any) -> list[tuple[Any, Fraction]]:
+    """``(outcome, p)`` in the order tables show them: :meth:`Dist.items` order,
+    or the natural order of :class:`~exactodds.core.labels.Named` values when
+    the outcomes hold some (e.g. a shot's target, then the fighters it engages
+    in the order given, then ``none``)."""
+    items = dist.items()
+    if any(_has_position(x) for x, _ in items):
+        items = sorted(items, key=lambda item: _display_key(item[0]))
+    return items
+
+
 def table_rows(dist: Any) -> list[tuple[str, Fraction, float, Fraction | None, Fraction | None]]:
     """``(label, p, p_float, P(>= x), P(<= x))`` per outcome in support order;
     the tails are None for outcomes without an order. O(k) for k outcomes."""
@@ -71,10 +112,26 @@ def table_rows(dist: Any) -> list[tuple[str, Fraction, float, Fraction | None, F
 
 @dataclass(frozen=True)
 class Gap:
-    """Hidden rows of a truncated table: how many outcomes and their total probability."""
+    """Hidden rows of a truncated table: how many outcomes and their total probability.
+
+    ``where``: ``"below"`` (smaller numeric outcomes than those shown),
+    ``"above"`` (larger ones) or ``"other"`` (less likely outcomes without an order).
+    """
 
     count: int
     p: Fraction
+    where: str = "other"
+
+    def text(self, exact: bool = False) -> str:
+        """``… 38 outcomes below, total 1.234e-05`` (the exact total too when short
+        enough to read, or with ``exact=True``)."""
+        s = "" if self.count == 1 else "s"
+        what = {"below": f"{self.count} outcome{s} below", "above": f"{self.count} outcome{s} above"}.get(
+            self.where, f"{self.count} less likely outcome{s}")
+        total = str(self.p)
+        shown = (f"{total}  ≈ {decimal(self.p)}" if exact or len(total) <= SHORT_FRACTION
+                 else decimal(self.p))
+        return f"… {what}, total {shown}"
 
 
 def shown_rows(dist: Any, max_rows: int = MAX_ROWS) -> list[tuple[Any, Fraction] | Gap]:
@@ -82,12 +139,14 @@ def shown_rows(dist: Any, max_rows: int = MAX_ROWS) -> list[tuple[Any, Fraction]
 
     Up to ``max_rows`` outcomes are all shown. Beyond that, for numeric
     outcomes the window of ``max_rows`` consecutive outcomes holding the most
-    probability is shown (sliding window, O(k)), so a Binomial(100, 1/2)
-    shows its middle rather than its negligible ends; for other outcomes the
-    ``max_rows`` most likely are kept in support order and one gap at the end
-    sums the rest (O(k log k)).
+    probability is shown (sliding window, O(k); the first such window on
+    ties), so a Binomial(100, 1/2) shows its middle rather than its
+    negligible ends, with a gap ``below`` and one ``above``; for other
+    outcomes the ``max_rows`` most likely are kept in display order
+    (:func:`display_items`) and one ``other`` gap at the end sums the rest
+    (O(k log k)).
     """
-    items = dist.items()
+    items = display_items(dist)
     if len(items) <= max_rows:
         return list(items)
     if _is_ordered(dist):
@@ -100,61 +159,195 @@ def shown_rows(dist: Any, max_rows: int = MAX_ROWS) -> list[tuple[Any, Fraction]
         out: list = []
         head, tail = items[:best_at], items[best_at + max_rows:]
         if head:
-            out.append(Gap(len(head), sum((p for _, p in head), Fraction(0))))
+            out.append(Gap(len(head), sum((p for _, p in head), Fraction(0)), "below"))
         out += items[best_at:best_at + max_rows]
         if tail:
-            out.append(Gap(len(tail), sum((p for _, p in tail), Fraction(0))))
+            out.append(Gap(len(tail), sum((p for _, p in tail), Fraction(0)), "above"))
         return out
     ranked = sorted(range(len(items)), key=lambda i: -items[i][1])
     keep = sorted(ranked[:max_rows])
     hidden = [items[i][1] for i in ranked[max_rows:]]
-    return [items[i] for i in keep] + [Gap(len(hidden), sum(hidden, Fraction(0)))]
+    return [items[i] for i in keep] + [Gap(len(hidden), sum(hidden, Fraction(0)), "other")]
 
 
-def decimal(p: Fraction | float) -> str:
-    """A probability as a short decimal for people: 6 places, or 4 significant
-    digits in scientific notation below 10^-4 (so tiny tails do not read 0)."""
-    if p == 0:
-        return "0"
-    if p == 1:
-        return "1"
-    f = float(p)
-    return f"{f:.3e}" if abs(f) < 1e-4 else f"{f:.6f}"
+# ------------------------------------------------------------- numbers
+def _scientific(p: Fraction, digits: int) -> tuple[Fraction, int]:
+    """``(m, e)`` with ``p = m * 10**e`` and ``1 <= m < 10``, exactly (any size of p > 0)."""
+    e = len(str(p.numerator)) - len(str(p.denominator))
+    m = p / Fraction(10) ** e
+    while m >= 10:
+        m, e = m / 10, e + 1
+    while m < 1:
+        m, e = m * 10, e - 1
+    return m, e
+
+
+def decimal(p: Fraction | float | int) -> str:
+    """A number for people: 4 significant digits (``0.1667``, ``2.412e-07``,
+    ``12.50``), ``0`` and ``1`` (and every whole number) as they are.
+
+    Never reads 0 for a non-zero value (tiny values go to scientific
+    notation, computed exactly however small they are), and never reads 1 for
+    a probability below 1: ``1 - 2.412e-07``.
+    """
+    if isinstance(p, float):
+        if p == 0 or not math.isfinite(p):
+            return "0" if p == 0 else str(p)
+        p = Fraction(p)
+    p = Fraction(p)
+    if p.denominator == 1:
+        return str(p.numerator)
+    if p < 0:
+        return "-" + decimal(-p)
+    if Fraction(99995, 100000) <= p < 1:
+        return "1 - " + decimal(1 - p)
+    m, e = _scientific(p, 4)
+    if -5 < e < 15:
+        text = f"{float(p):#.4g}"
+        if "e" not in text:
+            return text
+    mant = f"{float(m):.3f}"
+    if mant == "10.000":
+        mant, e = "1.000", e + 1
+    return f"{mant}e{'-' if e < 0 else '+'}{abs(e):02d}"
+
+
+def fraction_digits(p: Fraction) -> int:
+    """The number of digits of a fraction's numerator and denominator together."""
+    return len(str(abs(p.numerator))) + (0 if p.denominator == 1 else len(str(p.denominator)))
+
+
+def figure_parts(value: Any, exact: bool = False, hint: str = "--exact") -> tuple[str, str]:
+    """``(exact part, approximate part)`` of :func:`figure_text`: ``("19/54", "≈ 0.3519")``,
+    ``("7", "")``, ``("", "≈ 0.4677 (exact: 90 digits, --exact)")``."""
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        return str(value), ""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator), ""
+    text = f"{value.numerator}/{value.denominator}"
+    if exact or len(text) <= LONG_FRACTION:
+        return text, f"≈ {decimal(value)}"
+    return "", f"≈ {decimal(value)} (exact: {fraction_digits(value)} digits, {hint})"
+
+
+def figure_text(value: Any, exact: bool = False, hint: str = "--exact") -> str:
+    """One figure for a person: ``7`` (whole numbers without ``/1``),
+    ``19/54  ≈ 0.3519`` (a fraction and its decimal), or, for a fraction longer
+    than :data:`LONG_FRACTION` characters, ``≈ 0.4677 (exact: 90 digits, --exact)``
+    (``hint`` names the way to get it whole; ``exact=True`` prints it whole).
+    Values that are not numbers print as they are."""
+    return "  ".join(part for part in figure_parts(value, exact, hint) if part)
+
+
+def probability_cell(p: Fraction, exact: bool = False) -> tuple[str, bool]:
+    """``(text, shortened)`` for the probability column: the exact fraction
+    (``1`` for one), or ``(89 digits)`` when longer than :data:`LONG_FRACTION`."""
+    text = str(p)
+    if exact or len(text) <= LONG_FRACTION:
+        return text, False
+    return f"({fraction_digits(p)} digits)", True
 
 
 # ----------------------------------------------------------------- text
-def dist_text(dist: Any) -> str:
-    """A plain-text table for terminals (the CLI's ``--format table``).
+def _columns(dist: Any, rows: list) -> tuple[list[str], list[list[str]], str | None]:
+    """``(headers, cells per shown row, caption)`` for the outcome part of a text table.
 
-    The first and last ``MAX_ROWS // 2`` rows of a long support are shown,
-    with the number of hidden outcomes between them.
+    Named tuples: one column per field. :class:`~exactodds.core.labels.Labelled`
+    tuples with the same names: one column per name, runs of one name merged
+    (``Legionary ×10`` holding ``0 0 1 ...``), and their ``what`` as the
+    caption. Anything else: one ``outcome`` column.
     """
-    rows = table_rows(dist)
-    hidden = 0
-    if len(rows) > MAX_ROWS:
-        half = MAX_ROWS // 2
-        hidden = len(rows) - 2 * half
-        rows = rows[:half] + [None] + rows[-half:]
+    shown = [r[0] for r in rows if not isinstance(r, Gap)]
+    fields = outcome_fields(dist)
+    if fields:
+        return fields, [[_value(v) for v in x] for x in shown], None
+    support = dist.support()
+    first = support[0]
+    if isinstance(first, Labelled) and first.names and all(
+            isinstance(x, Labelled) and x.names == first.names for x in support):
+        runs: list[tuple[str, int]] = []
+        for name in first.names:
+            if runs and runs[-1][0] == name:
+                runs[-1] = (name, runs[-1][1] + 1)
+            else:
+                runs.append((name, 1))
+        heads = [name if n == 1 else f"{name} ×{n}" for name, n in runs]
+        cells = []
+        for x in shown:
+            values, at = [], 0
+            for _, n in runs:
+                values.append(" ".join(_value(v) for v in x[at:at + n]))
+                at += n
+            cells.append(values)
+        caption = f"{first.what}, per model (file order):" if first.what else None
+        return heads, cells, caption
+    return ["outcome"], [[outcome_label(x)] for x in shown], None
+
+
+def _value(v: Any) -> str:
+    return outcome_label(v)
+
+
+def dist_text(dist: Any, *, all_rows: bool = False, exact: bool = False, max_rows: int = TABLE_ROWS,
+              hint: str = "--exact") -> str:
+    """A plain-text table for terminals (``print(dist)``, the CLI's ``--format table``).
+
+    Columns: the outcome (one column per field of a named tuple, one per
+    named value of a :class:`~exactodds.core.labels.Labelled` tuple), the
+    exact ``probability``, its ``decimal`` (4 significant digits, see
+    :func:`decimal`), and for numeric outcomes ``P(>=)``.
+
+    - ``all_rows``: every outcome. By default at most ``max_rows``
+      (:data:`TABLE_ROWS`) rows: the window of the most probable outcomes
+      (:func:`shown_rows`), with a line above and below it saying how many
+      outcomes are hidden and their total probability;
+    - ``exact``: fractions longer than :data:`LONG_FRACTION` characters in
+      full (by default they show as ``(89 digits)`` and a note names ``hint``).
+    """
+    rows = shown_rows(dist, len(dist) if all_rows else max_rows)
     ordered = _is_ordered(dist)
-    out = []
-    labels = [r[0] for r in rows if r] + ["outcome"]
-    fracs = [str(r[1]) for r in rows if r] + ["probability"]
-    w1 = max(map(len, labels))
-    w2 = max(map(len, fracs))
-    header = f"{'outcome':>{w1}}  {'probability':>{w2}}  {'decimal':>9}"
+    tails: dict[Any, Fraction] = {}
     if ordered:
-        header += f"  {'P(>=)':>9}"
-    out.append(header)
+        above = Fraction(1)
+        for x, p in dist.items():
+            tails[x] = above
+            above -= p
+    heads, outcome_cells, caption = _columns(dist, rows)
+    numeric = [all(_numeric_text(c[i]) for c in outcome_cells) for i in range(len(heads))]
+    table: list[list[str] | Gap] = []
+    shortened = False
+    at = 0
     for r in rows:
-        if r is None:
-            out.append(f"... {hidden} more outcomes ...")
+        if isinstance(r, Gap):
+            table.append(r)
             continue
-        label, p, pf, ge, _ = r
-        line = f"{label:>{w1}}  {str(p):>{w2}}  {pf:9.6f}"
-        if ordered:
-            line += f"  {float(ge):9.6f}"
-        out.append(line)
+        x, p = r
+        cell, short = probability_cell(p, exact)
+        shortened = shortened or short
+        line = outcome_cells[at] + [cell, decimal(p)] + ([decimal(tails[x])] if ordered else [])
+        at += 1
+        table.append(line)
+    header = heads + ["probability", "decimal"] + (["P(>=)"] if ordered else [])
+    lines_only = [header] + [t for t in table if not isinstance(t, Gap)]
+    widths = [max(len(t[i]) for t in lines_only) for i in range(len(header))]
+    left = numeric + [True] * (len(header) - len(heads))
+
+    def fmt(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if right else c.ljust(w)
+                         for c, w, right in zip(cells, widths, left)).rstrip()
+
+    out = [caption] if caption else []
+    out.append(fmt(header))
+    for t in table:
+        out.append(t.text(exact) if isinstance(t, Gap) else fmt(t))
+    if shortened:
+        out.append(f"(N digits): an exact fraction too long to read here; {hint} prints it whole")
     return "\n".join(out)
+
+
+def _numeric_text(text: str) -> bool:
+    return text.replace("-", "").replace("/", "").replace(" ", "").replace(".", "").isdigit() or text == ""
 
 
 def fraction_text(p: Fraction) -> str:
@@ -176,6 +369,11 @@ def dist_repr(dist: Any, shown: int = 6) -> str:
     return f"Dist({dist_summary(dist)}: {{{', '.join(parts)}}})"
 
 
+def dist_str(dist: Any) -> str:
+    """``str(dist)`` / ``print(dist)``: a one-line summary, then :func:`dist_text`."""
+    return dist_summary(dist) + "\n" + dist_text(dist, hint="dist_text(dist, exact=True)")
+
+
 def dist_summary(dist: Any) -> str:
     """``11 outcomes 2..12, mean 7`` (range and mean for numeric outcomes only)."""
     n = len(dist)
@@ -184,7 +382,7 @@ def dist_summary(dist: Any) -> str:
         support = dist.support()
         if n > 1:
             text += f" {support[0]}..{support[-1]}"
-        text += f", mean {dist.mean()}"
+        text += f", mean {fraction_text(dist.mean())}"
     return text
 
 

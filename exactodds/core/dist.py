@@ -493,6 +493,15 @@ class Dist:
 
         return dist_repr(self)
 
+    def __str__(self) -> str:
+        """``print(dist)``: a summary line, then the readable table of
+        :func:`~exactodds.core.display.dist_text` (the window of the most
+        probable outcomes, 4-significant-digit decimals, long fractions
+        shortened); ``dist_text(dist, all_rows=True, exact=True)`` shows all."""
+        from .display import dist_str
+
+        return dist_str(self)
+
     def _repr_html_(self) -> str:
         from .display import dist_html
 

@@ -49,6 +49,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ..core import Dist, InputError, Pipeline, Run, Step
+from ..core.labels import Named
 from ..dice import Target, d6, reroll_once
 from ..dice.attributes import FaceClasses, margin_weights
 from ..dice.budget import (
@@ -184,6 +185,13 @@ class Shot:
     def recipients(self) -> list[str]:
         """Every possible recipient, the target first, then the candidates, then ``none``."""
         return [self.target.name] + [f.name for f in self.impair_candidates] + [NONE]
+
+    @property
+    def named_recipients(self) -> dict[str, Named]:
+        """Each recipient's name as a :class:`~exactodds.core.labels.Named` holding
+        its place in :attr:`recipients`, so that tables list the target first, then
+        the fighters in the order given, then ``none`` (equal to the plain names)."""
+        return {name: Named(name, i) for i, name in enumerate(self.recipients)}
 
 
 def _check_def(value: Any, what: str) -> None:
@@ -424,11 +432,12 @@ def recipient(summary: RollSummary, shot: Shot) -> Dist:
     partiellement sur une ligne imaginaire [...] ainsi que toutes celles
     engagées par ces dernières ».
     """
+    names = shot.named_recipients
     if summary.hits == 0:
-        return Dist.constant(HitOn(NONE, 0))
+        return Dist.constant(HitOn(names[NONE], 0))
     if summary.parity_ok or not shot.parity_check:
-        return Dist.constant(HitOn(shot.target.name, summary.hits))
-    return Dist.uniform(HitOn(f.name, summary.hits) for f in shot.impair_candidates)
+        return Dist.constant(HitOn(names[shot.target.name], summary.hits))
+    return Dist.uniform(HitOn(names[f.name], summary.hits) for f in shot.impair_candidates)
 
 
 DamageKernel = Callable[[int], Dist]

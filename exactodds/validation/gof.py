@@ -4,7 +4,7 @@ Which test, and why (the choice is reported with the result):
 
 - **one possible outcome**: nothing to test (any possible sample agrees);
 - **two possible outcomes**: the count of one is exactly Binomial(n, p), so
-  the exact binomial test (:func:`scipy.stats.binomtest`) applies at any n;
+  the exact binomial test (:func:`scipy.stats.binomtest`'s p-value) applies at any n;
   it is also the test of a shifted mean;
 - **few samples** (at most :data:`EXACT_MAX_VECTORS` count vectors): the
   exact multinomial test: the p-value is the exact probability of every
@@ -25,7 +25,8 @@ Which test, and why (the choice is reported with the result):
 
 With several tests the verdict uses Bonferroni: rejected when a p-value is
 below alpha divided by the number of tests, so the false-positive rate stays
-at most alpha. scipy is imported inside the functions only.
+at most alpha. Only :mod:`scipy.special` is used (see :mod:`.stats`), imported
+inside the functions: ``exactodds validate`` starts without scipy.stats.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from fractions import Fraction
 from ..core import Dist, InputError, max_states
 from ..dice.pool import compositions_count, pool_counts
 from .samples import Samples, outcome_fields, outcome_text
+from .stats import binomtest_pvalue, clopper_pearson, noncentrality, norm_sf, power_divergence
 
 MIN_EXPECTED = 5
 """Cells with a smaller expected count are pooled before a chi-square test (Cochran)."""
@@ -166,14 +168,12 @@ def pool_cells(cells: list[Cell], n: int, ordered: bool, minimum: float = MIN_EX
 
 def binomial_test(successes: int, n: int, p: Fraction, label: str, why: str,
                   confidence: float = 0.95) -> TestResult:
-    """Exact two-sided binomial test (:func:`scipy.stats.binomtest`), with the
-    Clopper-Pearson confidence interval of the simulator's chance."""
-    from scipy.stats import binomtest
-
-    result = binomtest(successes, n, float(p), alternative="two-sided")
-    ci = result.proportion_ci(confidence_level=confidence)
+    """Exact two-sided binomial test (the p-value of :func:`scipy.stats.binomtest`,
+    computed by :func:`.stats.binomtest_pvalue`), with the Clopper-Pearson
+    confidence interval of the simulator's chance."""
+    pvalue = binomtest_pvalue(successes, n, float(p))
     return TestResult("exact binomial test", "scipy.stats.binomtest", why, float(successes),
-                      f"count of {label}", float(result.pvalue), ci=(float(ci.low), float(ci.high)))
+                      f"count of {label}", pvalue, ci=clopper_pearson(successes, n, confidence))
 
 
 def simplest_fraction(lo: float | Fraction, hi: float | Fraction) -> Fraction:
@@ -226,15 +226,14 @@ def exact_multinomial_cells(cells: list[Cell], why: str) -> TestResult:
 
 
 def chi_square_test(cells: list[Cell], n: int, statistic: str) -> TestResult:
-    """Pearson's chi-square or the G-test (:func:`scipy.stats.power_divergence`) on pooled cells."""
-    from scipy.stats import power_divergence
-
+    """Pearson's chi-square or the G-test (:func:`scipy.stats.power_divergence`,
+    computed by :func:`.stats.power_divergence`) on pooled cells."""
     lam = "pearson" if statistic == "pearson" else "log-likelihood"
     observed = [c.observed for c in cells]
     expected = [c.expected(n) for c in cells]
     scale = n / sum(expected)  # float rounding only: the exact expectations sum to n
     expected = [e * scale for e in expected]
-    stat, p = power_divergence(observed, expected, lambda_=lam)
+    stat, p = power_divergence(observed, expected, statistic)
     name = "Pearson chi-square test" if statistic == "pearson" else "G-test (log-likelihood ratio)"
     return TestResult(name, f"scipy.stats.power_divergence(lambda_={lam!r})", "", float(stat),
                       "chi-square" if statistic == "pearson" else "G", float(p), len(cells) - 1)
@@ -242,15 +241,14 @@ def chi_square_test(cells: list[Cell], n: int, statistic: str) -> TestResult:
 
 def mean_test(dist: Dist, samples: Samples) -> TestResult:
     """Two-sided z-test of the sample mean against the exact mean and variance
-    (:func:`scipy.stats.norm`; the normal approximation of the central limit theorem)."""
-    from scipy.stats import norm
-
+    (:func:`scipy.stats.norm`, via :func:`.stats.norm_sf`; the normal
+    approximation of the central limit theorem)."""
     n = samples.n_possible
     mu, var = dist.mean(), dist.var()
     total = sum(x * c for x, c in samples.counts.items())
     mean = Fraction(total, n)
     z = float(mean - mu) / math.sqrt(float(var) / n)  # var > 0: called with 3 or more outcomes
-    p = float(2 * norm.sf(abs(z)))
+    p = 2 * norm_sf(abs(z))
     why = (f"ordered outcomes: a simulator that is off by a shift shows in the mean; the z-test compares the "
            f"sample mean {float(mean):.6g} with the exact mean {mu} ~ {float(mu):.6g} "
            f"(standard error {math.sqrt(float(var) / n):.3g}, normal approximation for n >= {MEAN_TEST_MIN_N})")
@@ -361,12 +359,6 @@ def detectable_effect(n: int, df: int, alpha: float, power: float = 0.8) -> floa
 @functools.lru_cache(maxsize=64)
 def noncentrality_needed(df: int, alpha: float, power: float = 0.8) -> float:
     """The noncentrality ``lambda = n w^2`` at which the chi-square test at
-    level ``alpha`` has the given power (solved with :func:`scipy.optimize.brentq`)."""
-    from scipy.optimize import brentq
-    from scipy.stats import chi2, ncx2
-
-    crit = chi2.isf(alpha, df)
-    hi = 1.0
-    while ncx2.sf(crit, df, hi) < power:
-        hi *= 2
-    return float(brentq(lambda lam: ncx2.sf(crit, df, lam) - power, 0.0, hi, xtol=1e-9))
+    level ``alpha`` has the given power (the inverse noncentral chi-square,
+    :func:`.stats.noncentrality`)."""
+    return noncentrality(df, alpha, power)

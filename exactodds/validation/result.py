@@ -222,7 +222,7 @@ class ValidationResult:
             parts = [f"{r.label} comes up {r.ratio:.3g}x as often as it should ({r.observed:,} seen, "
                      f"{r.expected:,.1f} expected, residual {r.residual:+.1f})" for r in worst if r.ratio is not None]
             out.append("Largest departures: " + "; ".join(parts) + ".")
-        hint = self._chance_hint()
+        hint = self._chance_hint() or self._trial_hint()
         if hint:
             out.append(hint)
         out.extend(self._field_departures())
@@ -262,6 +262,43 @@ class ValidationResult:
                 f"({100 * (1 - self.alpha):g}% confidence), not the exact {_frac(exact)} ~ {float(exact):.4g}; "
                 f"the simplest fraction in that interval is {_frac(guess)}: is that the chance your simulator "
                 "computes?")
+
+    def trials(self) -> tuple[int, Fraction] | None:
+        """``(n, p)`` when the exact distribution is Binomial(n, p) with n >= 2
+        (successes among n independent trials of one chance p), else None."""
+        if not is_ordered(self.dist) or len(self.dist) < 3:
+            return None
+        support = self.dist.support()
+        n = support[-1]
+        if support[0] != 0 or not isinstance(n, int) or len(support) != n + 1:
+            return None
+        p = self.dist.mean() / n
+        return (n, p) if self.dist == Dist.binomial(n, p) else None
+
+    def _trial_hint(self) -> str | None:
+        """For a rejected binomial answer (several outcomes): the per-trial chance the
+        samples show (successes over trials, with its Clopper-Pearson interval) and
+        the simplest fraction in that interval."""
+        from .stats import clopper_pearson
+
+        trials = self.trials()
+        mean = self.mean_observed()
+        if trials is None or mean is None:
+            return None
+        n, p = trials
+        count = self.samples.n_possible * n
+        successes = int(mean * self.samples.n_possible)
+        lo, hi = clopper_pearson(successes, count, 1 - self.alpha)
+        if lo <= p <= hi:
+            return None
+        guess = simplest_fraction(lo, hi)
+        if guess.denominator > MAX_HINT_DENOMINATOR:
+            return None
+        return (f"The exact answer is the successes of {n} independent trials of chance {_frac(p)} "
+                f"(Binomial({n}, {_frac(p)})). Your samples show {successes:,} successes in {count:,} trials: "
+                f"a per-trial chance between {lo:.4g} and {hi:.4g} ({100 * (1 - self.alpha):g}% confidence), "
+                f"not {_frac(p)} ~ {float(p):.4g}; the simplest fraction in that interval is {_frac(guess)}: "
+                "is that the per-trial chance your simulator computes?")
 
     def _field_departures(self) -> list[str]:
         """For composite outcomes: each field's values that depart most (|residual| >= 3)."""

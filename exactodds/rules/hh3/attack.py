@@ -37,6 +37,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
+from ...core.labels import Labelled
 from ...dice import Target
 from ..allocation import AllocModel, UnitState, wound_kernel, wounded_first
 from ..common import best_save, majority
@@ -414,8 +415,12 @@ class AttackRun:
         return self.final.prob(lambda a: a.pinned)
 
     def left(self) -> Dist:
-        """Wounds (Hull Points for vehicles) left per model, file order."""
-        return self.stage(REMOVE).map(lambda s: s.left)
+        """Wounds (Hull Points for vehicles) left per model, file order: tuples
+        that tables show with a column per model (:class:`~exactodds.core.labels.Labelled`)."""
+        target = self.attack.target
+        names = tuple(m.name for m in target.expanded())
+        what = "Hull Points left" if target.is_vehicle else "Wounds left"
+        return self.stage(REMOVE).map(lambda s: Labelled(s.left, names, what))
 
     def statuses(self) -> Dist:
         """The statuses the (vehicle) unit holds after the attack, as a sorted tuple."""
