@@ -96,19 +96,55 @@ def _fail(message: str, ctx: click.Context | None, code: int = EXIT_BAD_INPUT) -
     sys.exit(code)
 
 
-def render_answer(answer: Answer, fmt: str) -> str:
-    """``answer`` rendered in ``fmt`` (no trailing newline), after checking that
-    its exact fractions are not too long to write (:func:`~exactodds.core.limits.check_digits`).
+OUTPUT_OPTIONS = ("all_rows", "exact", "at_least", "at_most", "mean")
+"""What the output options of a query command are called in its callback."""
+
+
+def output_options(command: click.Command) -> click.Command:
+    """Add the options that choose what to print: ``--all``, ``--exact``, and one
+    figure alone (``--at-least K``, ``--at-most K``, ``--mean``)."""
+    command.params += [
+        click.Option(["--all", "all_rows"], is_flag=True,
+                     help="Print every outcome (the table shows the most probable ones by default)."),
+        click.Option(["--exact", "exact"], is_flag=True,
+                     help="Print long exact fractions in full in the table (JSON and CSV always do)."),
+        click.Option(["--at-least", "at_least"], type=click.IntRange(min=None), default=None, metavar="K",
+                     help="Print only P(outcome >= K), exact and as a decimal."),
+        click.Option(["--at-most", "at_most"], type=click.IntRange(min=None), default=None, metavar="K",
+                     help="Print only P(outcome <= K), exact and as a decimal."),
+        click.Option(["--mean", "mean"], is_flag=True, help="Print only the mean, exact and as a decimal."),
+    ]
+    return command
+
+
+def render_answer(answer: Answer, fmt: str, all_rows: bool = False, exact: bool = False,
+                  at_least: int | None = None, at_most: int | None = None, mean: bool = False) -> str:
+    """``answer`` rendered in ``fmt`` (no trailing newline), or one of its figures
+    alone, after checking that its exact fractions are not too long to write
+    (:func:`~exactodds.core.limits.check_digits`).
 
     Writing a fraction of d digits as text costs O(d^2); the check costs
     O(outcomes + d) and refuses, with the size, before any of that work.
     """
+    from fractions import Fraction
+
+    chosen = [(name, k) for name, k, on in (("at_least", at_least, at_least is not None),
+                                            ("at_most", at_most, at_most is not None),
+                                            ("mean", None, mean)) if on]
+    if len(chosen) > 1:
+        raise click.UsageError("--at-least, --at-most and --mean each print one figure: give one of them")
+    if chosen:
+        name, k = chosen[0]
+        value = answer.figure(name, k)
+        if isinstance(value, Fraction):
+            check_digits(1, max(decimal_digits(value.numerator), decimal_digits(value.denominator)), "the figure")
+        return answer.render_figure(name, k, fmt, exact=exact).rstrip("\n")
     dist = answer.dist
     numbers = [answer.mean, *_fractions(answer.extras)]
     digits = max([decimal_digits(dist.denominator)]
                  + [decimal_digits(x) for f in numbers if f is not None for x in (f.numerator, f.denominator)])
     check_digits(len(dist) + len(numbers), digits, "the answer")
-    return answer.render(fmt).rstrip("\n")
+    return answer.render(fmt, all_rows=all_rows, exact=exact).rstrip("\n")
 
 
 def _fractions(value: Any) -> list:

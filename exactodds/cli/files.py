@@ -8,11 +8,12 @@ A query file names a command and its parameters (see :mod:`exactodds.commands.qu
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from ..commands import InputError, Query
-from .common import EXIT_REJECTED, format_option, render_answer
+from .common import EXIT_REJECTED, format_option, output_options, render_answer
 from .generate import with_max_states
 
 MAX_SAMPLES = 10_000_000  # about 16 s and 800 MB of CSV here: a bound on one call
@@ -20,10 +21,11 @@ MAX_SAMPLES = 10_000_000  # about 16 s and 800 MB of CSV here: a bound on one ca
 
 
 @with_max_states
+@output_options
 @click.command("run")
 @click.argument("query_file", metavar="QUERY.toml")
 @format_option
-def run(query_file: str, fmt: str) -> None:
+def run(query_file: str, fmt: str, **output: Any) -> None:
     """Answer the query in a TOML query file.
 
     The file names the command and its parameters, with the command's
@@ -38,7 +40,7 @@ def run(query_file: str, fmt: str) -> None:
     is `exactodds pool 3 --hit 4+`. Relative profile paths are read from
     the query file's folder.
     """
-    click.echo(render_answer(Query.from_toml(query_file).answer(), fmt))
+    click.echo(render_answer(Query.from_toml(query_file).answer(), fmt, **output))
 
 
 @with_max_states

@@ -23,7 +23,7 @@ import click
 from ..commands import Command, FieldError, ParamError, Params, Query, state_limit
 from ..commands.params import literal
 from ..commands.kinds import Choice, Flag, Kind, KindError, Many, ProfileFile
-from .common import ExactOddsGroup, format_option, render_answer
+from .common import OUTPUT_OPTIONS, ExactOddsGroup, format_option, output_options, render_answer
 
 
 def spell(params: type[Params]) -> Any:
@@ -158,16 +158,19 @@ def query_command(spec: Command[Any]) -> click.Command:
     """The click command of one command of the commands layer."""
 
     def callback(fmt: str, **values: Any) -> None:
+        output = {name: values.pop(name) for name in OUTPUT_OPTIONS}
         params = build(spec, values, click.get_current_context())
         try:
             answer = spec.compute(params)
         except ParamError as e:
             raise _spelled(e, spec) from None
-        click.echo(render_answer(answer, fmt))
+        click.echo(render_answer(answer, fmt, **output))
 
+    clash = set(spec.params.specs()) & {*OUTPUT_OPTIONS, "fmt", "max_states"}
+    assert not clash, f"{spec.title}: parameter names {clash} are taken by the command line's own options"
     command = click.Command(spec.name or spec.system, callback=callback, params=click_params(spec.params),
                             help=spec.doc, short_help=_first_line(spec.doc))
-    return with_max_states(format_option(command))
+    return with_max_states(output_options(format_option(command)))
 
 
 def _first_line(doc: str) -> str:
@@ -212,7 +215,7 @@ def query_from_args(args: list[str]) -> Query:
     command = query_command(spec)
     try:
         ctx = command.make_context(spec.title, rest)
-        values = {k: v for k, v in ctx.params.items() if k not in ("fmt", "max_states")}
+        values = {k: v for k, v in ctx.params.items() if k not in ("fmt", "max_states", *OUTPUT_OPTIONS)}
         with ctx:
             return Query(system, name, build(spec, values, ctx))
     except click.UsageError as e:
