@@ -56,7 +56,7 @@ def sample_points() -> Iterator[Fraction]:
 def _exact(v: Any, where: str) -> Fraction:
     if isinstance(v, bool) or not isinstance(v, Rational):
         try:  # sympy Rational
-            import sympy
+            import sympy  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
             if isinstance(v, sympy.Rational):
                 return Fraction(int(v.p), int(v.q))

@@ -130,8 +130,3 @@ def between(lo: int, hi: int) -> Callable[[Any], str | None]:
 def at_least(lo: int) -> Callable[[Any], str | None]:
     """A check: ``value >= lo``."""
     return lambda v: None if v >= lo else f"must be {lo} or more"
-
-
-def one_of(*choices: Any) -> Callable[[Any], str | None]:
-    """A check: value among ``choices``."""
-    return lambda v: None if v in choices else f"must be one of {', '.join(map(str, choices))}"

@@ -22,9 +22,6 @@ MAX_WORD = 200
 number typed by mistake is quoted by its start and its length); file paths
 are kept whole up to :data:`MAX_PATH`, as they say where the problem is."""
 MAX_PATH = 1000
-MAX_NUMBER_DIGITS = 100
-"""A count written with more digits than this is refused before converting it
-(Python itself refuses to read integers of more than 4,300 digits)."""
 
 
 def _one_line(text: str) -> str:

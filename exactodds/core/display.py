@@ -573,7 +573,7 @@ def latex_table(rows: list[tuple[Any, str] | Gap], value_head: str, decimals: li
 def dist_latex(dist: Any, max_rows: int = MAX_ROWS) -> str:
     """The probabilities as a LaTeX array ``x | P(X = x) | decimal``, fractions
     typeset by sympy; long supports truncated as in :func:`dist_html`."""
-    import sympy
+    import sympy  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
     rows: list = []
     decs = []
@@ -628,7 +628,7 @@ def plot_dist(dist: Any, ax: Any = None, survival: bool = False, title: str | No
         ax.set_xticks(xs, labels, rotation=45 if longest > 3 else 0,
                       ha="right" if longest > 3 else "center")
     if survival:
-        ys = [float(t[3]) for t in table_rows(dist)]
+        ys = [float(t[3] or 0) for t in table_rows(dist)]
         ax.set_ylabel("P(at least x)")
     else:
         ys = [float(p) for _, p in items]
@@ -684,7 +684,7 @@ def plot_run(run: Any, key: Any = None, stages: list[str] | None = None, surviva
 # --------------------------------------------------------------- pandas
 def _pandas() -> Any:
     try:
-        import pandas as pd
+        import pandas as pd  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         raise InputError("to_pandas needs pandas, which is not installed: "
                          "pip install 'exactodds[notebook]' (or pip install pandas)") from None

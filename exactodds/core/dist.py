@@ -71,6 +71,7 @@ class Dist:
     """
 
     __slots__ = ("_weights", "_total", "_hash")
+    _hash: int | None
 
     _weights: dict
     _total: int
@@ -299,7 +300,7 @@ class Dist:
 
     def std(self) -> Any:
         """The standard deviation as an exact sympy expression (sqrt of :meth:`var`)."""
-        import sympy
+        import sympy  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         v = self.var()
         return sympy.sqrt(sympy.Rational(v.numerator, v.denominator))

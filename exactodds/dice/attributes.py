@@ -147,7 +147,7 @@ def _next_row(row: list[int], m: int, n: int, w: FaceClasses) -> list[int]:
     if c0 and c1:
         k1, k0 = d * c1, d * c0
         q = 0
-        out = []
+        out: list[int] = []
         append = out.append
         prev = 0
         for x in row:  # sequential: each quotient needs the previous one

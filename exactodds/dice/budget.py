@@ -207,7 +207,7 @@ def _check_choice(choice: object, state: BudgetState, k: int) -> RerollChoice:
     ok = (isinstance(choice, tuple) and len(choice) == 2
           and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in choice))
     if ok:
-        choice = RerollChoice(*choice)
+        choice = RerollChoice(*choice)  # type: ignore[misc]  # a 2-tuple of whole numbers, checked above
         ok = (choice.second <= state.failed_second and choice.other <= state.failed_other
               and choice.total <= k)
     if not ok:
@@ -305,6 +305,7 @@ class OptimalPolicy:
                     key = (value, -(second + other), -second)
                     if best_key is None or key > best_key:
                         best_key, best = key, RerollChoice(second, other)
+            assert best is not None  # the loops always try the choice (0, 0)
             self.decisions[state] = best
         return best
 

@@ -29,7 +29,13 @@ def reroll_once(die: Dist, should_reroll: Collection[Any] | Callable[[Any], bool
     for rerolled dice. O(faces^2).
     """
     check_die(die)
-    pred = should_reroll if callable(should_reroll) else (lambda f, s=_faces(should_reroll): f in s)
+    if callable(should_reroll):
+        pred = should_reroll
+    else:
+        faces = _faces(should_reroll)
+
+        def pred(f: Any) -> bool:
+            return f in faces
     return die.then(lambda f: die.map(lambda g: Roll(g, True)) if pred(f) else Dist.constant(Roll(f, False)))
 
 
@@ -101,7 +107,11 @@ def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> 
     result = die
     for _ in range(depth):
         prev = result
-        result = die.then(lambda f, prev=prev: prev + f if f in faces else Dist.constant(f))
+
+        def step(f: int, prev: Dist = prev) -> Dist:
+            return prev + f if f in faces else Dist.constant(f)
+
+        result = die.then(step)
     return result
 
 

@@ -458,8 +458,10 @@ def damage_step(damage: DamageKernel | Mapping[str, DamageKernel]) -> Callable[[
     def kernel(hit: HitOn) -> Dist:
         if hit.recipient == NONE:
             return Dist.constant(DamageOn(NONE, 0))
-        fn = damage
-        if isinstance(damage, Mapping):
+        fn: Callable[[int], Dist]
+        if not isinstance(damage, Mapping):
+            fn = damage
+        else:
             if hit.recipient not in damage:
                 raise InputError(f"no damage kernel for recipient {hit.recipient!r}; "
                                  f"kernels given for {sorted(damage)}")

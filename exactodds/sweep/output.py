@@ -79,7 +79,7 @@ class Schema:
         """One column of cells as a typed pyarrow array: parameters as int, float or
         bool when all the grid's values are, ``*_float`` as float, ``quantile_*`` as
         int when every cell is a whole number, the rest as text."""
-        import pyarrow as pa
+        import pyarrow as pa  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         values = [self.value(column, t) for t in cells]
         present = [v for v in (self._values[column].values() if column in self._values else values) if v is not None]
@@ -107,7 +107,7 @@ def output_format(path: str | Path) -> str:
     if FORMATS[suffix] == "parquet":
         try:
             import pyarrow  # noqa: F401
-            import pyarrow.parquet  # noqa: F401
+            import pyarrow.parquet  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
         except ImportError:
             raise InputError(f"{path}: writing Parquet needs pyarrow (pip install pyarrow); "
                              "or write CSV with --out results.csv") from None

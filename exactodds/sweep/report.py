@@ -68,14 +68,6 @@ class Report:
             exact(name)
         return cols
 
-    def exact_columns(self) -> list[str]:
-        """Columns holding exact ``num/den`` text."""
-        return [c for c in self.columns() if f"{c}_float" in self.columns()]
-
-    def float_columns(self) -> list[str]:
-        """Columns holding decimals."""
-        return [c for c in self.columns() if c.endswith("_float")]
-
     def figures(self, answer: Answer, what: str = "") -> dict[str, Any]:
         """The row's figures for one answer: ``{column: value}``.
 

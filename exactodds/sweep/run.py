@@ -41,7 +41,7 @@ class SweepResult:
 
     def to_pandas(self) -> Any:
         """The rows as a pandas DataFrame (counters in ``df.attrs["sweep"]``)."""
-        import pandas as pd
+        import pandas as pd  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         df = pd.DataFrame(self.rows, columns=self.columns)
         df.attrs["sweep"] = self.summary()
@@ -121,9 +121,9 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
     def flush() -> None:
         """Write the finished rows that no unfinished row precedes (rows leave in grid order)."""
         nonlocal written
-        while written < len(order) and rows[order[written]] is not None:
+        while written < len(order) and (row := rows[order[written]]) is not None:
             if output is not None:
-                output.write([text_cell(rows[order[written]].get(c)) for c in schema.columns])
+                output.write([text_cell(row.get(c)) for c in schema.columns])
             written += 1
 
     finished = False

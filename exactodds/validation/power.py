@@ -43,7 +43,7 @@ def binomial_test_power(p0: Fraction | float, p1: Fraction | float, n: int, alph
     bisection (O(log n) calls to binomtest) and the power is the
     Binomial(n, p1) probability of the rejection region.
     """
-    from scipy.stats import binom, binomtest
+    from scipy.stats import binom, binomtest  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
     p0, p1 = float(p0), float(p1)
     mode = min(n, max(0, math.floor((n + 1) * p0)))

@@ -243,13 +243,14 @@ class ValidationResult:
     def _ci_text(self, t: TestResult) -> str:
         n = self.samples.n_possible
         freq = (t.statistic or 0) / n if n else 0.0
+        assert t.ci is not None  # only binomial tests, which have an interval, are described so
         return (f"frequency in the samples {freq:.5g}; {100 * (1 - self.alpha):g}% confidence interval of "
                 f"the simulator's chance {t.ci[0]:.5g} to {t.ci[1]:.5g} (Clopper-Pearson)")
 
     def _chance_hint(self) -> str | None:
         """For a rejected binomial test: the simplest fraction the simulator's chance may be."""
         t = next((t for t in self.tests if t.ci is not None), None)
-        if t is None or t.p_value > self.level:
+        if t is None or t.ci is None or t.p_value > self.level:
             return None
         guess = simplest_fraction(*t.ci)
         if guess.denominator > MAX_HINT_DENOMINATOR:

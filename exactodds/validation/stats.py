@@ -29,9 +29,9 @@ from typing import Any
 def _binom() -> tuple[Any, Any, Any]:
     """The binomial pmf, cdf and sf ufuncs scipy.stats.binom uses (scipy.special's private ones)."""
     try:
-        from scipy.special._ufuncs import _binom_cdf, _binom_pmf, _binom_sf
+        from scipy.special._ufuncs import _binom_cdf, _binom_pmf, _binom_sf  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:  # an older or newer scipy without them: the public (slower to import) route
-        from scipy.stats import binom
+        from scipy.stats import binom  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         return binom.pmf, binom.cdf, binom.sf
     return _binom_pmf, _binom_cdf, _binom_sf
@@ -92,7 +92,7 @@ def clopper_pearson(k: int, n: int, confidence: float) -> tuple[float, float]:
     """The exact (Clopper-Pearson) two-sided interval of a binomial chance
     from ``k`` successes in ``n`` trials: the chances at which ``P(X >= k)``,
     resp. ``P(X <= k)``, is ``(1 - confidence) / 2`` (inverse incomplete beta)."""
-    from scipy.special import betainccinv, betaincinv
+    from scipy.special import betainccinv, betaincinv  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
     alpha = (1 - confidence) / 2
     low = 0.0 if k == 0 else float(betaincinv(k, n - k + 1, alpha))

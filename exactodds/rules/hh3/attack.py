@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
@@ -238,6 +238,13 @@ def _fresh(s: Any) -> DamageStage:
     return DamageStage(0, 0, s.left, s.statuses)
 
 
+def _with_hits(hits: Dist, d: Dist) -> Dist:
+    """Step 6: each state of ``d`` with the fire group's (hits, crits) beside it
+    (independent of the state: one product of the two distributions)."""
+    return d.map(lambda s: (s.left, s.statuses)).combine(
+        hits, lambda ls, h: HitStage(h.hits, h.crits, ls[0], ls[1]))
+
+
 @dataclass(frozen=True)
 class ShootingAttack:
     """One shooting attack of ``attacker`` at ``target`` under ``conditions``.
@@ -313,7 +320,7 @@ class ShootingAttack:
             if vehicle:
                 armour = majority([models[i].armour.facing(facing) for i in alive])  # type: ignore[union-attr]
                 return vehicle_hits(hit, weapon.strength, armour).map(
-                    lambda v: PenetrationStage(*v, s.left, s.statuses))
+                    lambda v: PenetrationStage(v[0], v[1], v[2], s.left, s.statuses))
             toughness = toughness_for_wounds([models[i].toughness for i in alive], shield)  # type: ignore[misc]
             return wound_rolls(hit, weapon.strength, toughness).map(
                 lambda w: WoundStage(w.crit_wounds, w.wounds, s.left, s.statuses))
@@ -351,9 +358,7 @@ class ShootingAttack:
         for g in self.groups:
             hits = hit_rolls(g.shots, g.bs, g.snap)
             steps.append(Step.whole(
-                stage_name(g.name, HITS),
-                lambda d, hits=hits: d.map(lambda s: (s.left, s.statuses)).combine(
-                    hits, lambda ls, h: HitStage(h.hits, h.crits, ls[0], ls[1])),
+                stage_name(g.name, HITS), partial(_with_hits, hits),
                 f"step 6: {g.shots} hit rolls at BS {g.bs}{' (snap shots)' if g.snap else ''}"))
             steps.append(Step.kernel(stage_name(g.name, PENETRATION if self.target.is_vehicle else WOUNDS),
                                      self.wounds_for(g), "step 7"))

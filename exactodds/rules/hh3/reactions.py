@@ -26,6 +26,8 @@ whether or not the Medic model itself survived the attack.
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
+from functools import partial
 
 from ...core import Dist, InputError, check_size
 from ...dice import Target
@@ -87,9 +89,14 @@ def recovery_kernel(target: TargetUnit, roll: Target) -> Callable[[tuple[int, ..
         for a, b in entries:
             dead = [i for i in range(a, b) if left[i] == 0]
             if dead:
-                d = d.then(lambda now, dead=dead: Dist.binomial(len(dead), p).map(
-                    lambda k: tuple(1 if i in dead[:k] else w for i, w in enumerate(now))))
+                d = d.then(partial(_recover_some, dead, p))
         cache[left] = d
         return d
 
     return recover
+
+
+def _recover_some(dead: list[int], p: Fraction, now: tuple[int, ...]) -> Dist:
+    """The ``dead`` models of ``now`` each back at 1 Wound with chance ``p`` (they are
+    interchangeable: the first k of them)."""
+    return Dist.binomial(len(dead), p).map(lambda k: tuple(1 if i in dead[:k] else w for i, w in enumerate(now)))
