@@ -45,6 +45,7 @@ def fmt_answers(a: dict) -> str:
 def fmt_targets(ts: list[dict]) -> str:
     """Each target with met / MISSED / n/a."""
     return "; ".join(f"{t['text']}: {'met' if t['met'] else 'n/a' if t['met'] is None else 'MISSED'}"
+                     + (f" ({t['value']:.2f})" if t.get("relative") and t.get("value") is not None else "")
                      for t in ts) or "-"
 
 

@@ -91,15 +91,17 @@ def run_fresh(case: Case, peer_python: str | None, quick: bool) -> dict:
     return out
 
 
-def summarise(case: Case, libs: dict) -> dict:
-    """Ratio to the fastest peer and the state of every target."""
+def summarise(case: Case, libs: dict, times: dict[str, float | None]) -> dict:
+    """Ratio to the fastest peer and the state of every target (``times``: exactodds's
+    time per case, for targets relative to another case)."""
     ex = libs.get("exactodds", {})
     t_ex = ex.get("times", {}).get("min")
     peer_times = {lib: r["times"]["min"] for lib, r in libs.items()
                   if lib != "exactodds" and "times" in r and "min" in r["times"]}
     fastest = min(peer_times, key=peer_times.get) if peer_times else None
     ratio = t_ex / peer_times[fastest] if (t_ex is not None and fastest and not case.fresh) else None
-    targets = [{"text": t.text, "met": t.check(t_ex, ratio)} for t in case.targets]
+    targets = [{"text": t.text, "met": t.check(t_ex, ratio, times), "value": t.value(t_ex, ratio, times),
+                "relative": t.kind == "relative"} for t in case.targets]
     return {"exactodds": t_ex, "fastest_peer": fastest,
             "fastest_peer_time": peer_times.get(fastest) if fastest else None,
             "ratio": ratio, "targets": targets}
@@ -160,11 +162,12 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
 
     rows = []
+    times = {key: libs.get("exactodds", {}).get("times", {}).get("min") for key, libs in per_case.items()}
     for c in cases:
         libs = per_case[c.key]
         rows.append({"key": c.key, "group": c.group, "title": c.title, "fresh": bool(c.fresh),
                      "libraries": {lib: {k: v for k, v in r.items() if k != "answer"} for lib, r in libs.items()},
-                     "answers": compare(libs), **summarise(c, libs)})
+                     "answers": compare(libs), **summarise(c, libs, times)})
     report = {"machine": info, "quick": args.quick, "rows": rows}
     try:
         report["machine"]["load_after"] = os.getloadavg()

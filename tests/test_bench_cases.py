@@ -6,6 +6,7 @@ and the harness and the peers' runner import. No timing is asserted here.
 from __future__ import annotations
 
 import json
+from fractions import Fraction as F
 import subprocess
 from fractions import Fraction
 from pathlib import Path
@@ -34,10 +35,22 @@ def test_harness_imports_and_lists_every_group() -> None:
     from bench import curves, report, run  # noqa: F401
 
     cases = all_cases(quick=True)
-    assert {c.group for c in cases} == set("abcdef")
+    assert {c.group for c in cases} == set("abcdefg")
     assert len({c.key for c in cases}) == len(cases)
     assert all(isinstance(c, Case) and (c.compute or c.fresh) for c in cases)
     assert all(c.peer[0] in peer_impl.PEERS for c in cases if c.peer)
+
+
+def test_g_the_sweep_and_the_loop_answer_the_same_5000_questions() -> None:
+    from bench.cases import sweeps
+
+    rows = sweeps.sweep().rows
+    answers = sweeps.loop()
+    assert len(rows) == len(answers) == 5000
+    # row order: n slowest, then hit, then reroll_failed; pool 1 at 4+: mean 1/2; rerolling failed: 3/4
+    assert (rows[4]["n"], rows[4]["hit"], rows[4]["reroll_failed"]) == (1, "4+", False)
+    assert rows[4]["mean"] == "1/2" and answers[4].mean == F(1, 2)
+    assert rows[5]["mean"] == "3/4" and answers[5].mean == F(3, 4)
 
 
 def test_a_successes() -> None:

@@ -43,22 +43,41 @@ def need(module: str, *names: str) -> Any:
 @dataclass(frozen=True)
 class Target:
     """A speed target: ``kind`` "ratio" (exactodds / fastest peer at most
-    ``limit``) or "time" (exactodds's time at most ``limit`` seconds)."""
+    ``limit``), "time" (exactodds's time at most ``limit`` seconds) or
+    "relative" (exactodds's time / its time on the case ``reference``, minus
+    ``offset``, at most ``limit``: both measured in the same run)."""
 
     kind: str
     limit: float
     text: str
+    reference: str = ""
+    offset: float = 0.0
 
-    def check(self, seconds: float | None, ratio: float | None) -> bool | None:
-        """True met, False missed, None not measurable (e.g. no peer answered)."""
-        value = ratio if self.kind == "ratio" else seconds
+    def check(self, seconds: float | None, ratio: float | None,
+              times: dict[str, float | None] | None = None) -> bool | None:
+        """True met, False missed, None not measurable (e.g. no peer answered).
+        ``times``: exactodds's time per case key, for "relative" targets."""
+        value = self.value(seconds, ratio, times)
         return None if value is None else value <= self.limit
+
+    def value(self, seconds: float | None, ratio: float | None,
+              times: dict[str, float | None] | None = None) -> float | None:
+        """The measured figure the target bounds."""
+        if self.kind == "relative":
+            base = (times or {}).get(self.reference)
+            return None if seconds is None or not base else seconds / base - self.offset
+        return ratio if self.kind == "ratio" else seconds
 
 
 def faster_than_peers(times: float) -> Target:
     """exactodds at least ``times`` x faster than the fastest peer."""
     return Target("ratio", 1 / times, f">= {times:g}x faster than fastest peer" if times != 1
                   else "no slower than fastest peer")
+
+
+def relative(reference: str, limit: float, text: str, offset: float = 0.0) -> Target:
+    """exactodds's time / its time on the case ``reference`` (minus ``offset``) at most ``limit``."""
+    return Target("relative", limit, text, reference, offset)
 
 
 def under(seconds: float) -> Target:
@@ -109,9 +128,9 @@ def _jsonable(x: Any) -> Any:
 
 def all_cases(quick: bool = False) -> list[Case]:
     """Every case, in report order."""
-    from . import hh3, parity, pools, startup, wh40k6
+    from . import hh3, parity, pools, startup, sweeps, wh40k6
 
     out: list[Case] = []
-    for mod in (pools, parity, wh40k6, hh3, startup):
+    for mod in (pools, parity, wh40k6, hh3, startup, sweeps):
         out.extend(mod.cases(quick))
     return sorted(out, key=lambda c: c.group)

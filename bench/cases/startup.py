@@ -15,7 +15,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from . import Case, under
+from . import Case, relative, under
 
 PY = sys.executable
 
@@ -44,5 +44,5 @@ def cases(quick: bool = False) -> list[Case]:
              fresh={"exactodds": [*cli_argv(), "pool", "3", "--hit", "4+"],
                     "icepool": ["{peer python}", "-c", "import icepool; print(3 @ (icepool.d6 >= 4))"],
                     "dyce": ["{peer python}", "-c", "from dyce import H; print(3 @ H(6).ge(4))"]},
-             targets=[under(0.400)]),
+             targets=[under(0.400), relative("f.python", 4, "<= 4x a bare python start (same run)")]),
     ]
