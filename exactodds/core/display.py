@@ -625,8 +625,8 @@ def plot_dist(dist: Any, ax: Any = None, survival: bool = False, title: str | No
         xs = list(range(len(items)))
         labels = [outcome_label(x) for x, _ in items]
         longest = max(map(len, labels))
-        ax.set_xticks(xs, labels, rotation=45 if longest > 3 else 0,
-                      ha="right" if longest > 3 else "center")
+        ax.set_xticks(xs, labels, rotation=30 if longest > 3 else 0,
+                      ha="right" if longest > 3 else "center", fontsize=8 if longest > 12 else None)
     if survival:
         ys = [float(t[3]) for t in table_rows(dist)]
         ax.set_ylabel("P(at least x)")
