@@ -124,6 +124,8 @@ def test_compare_refuses_bad_input() -> None:
     refused(cli("compare", "--query", "pool 3 --hit 9+", "--query", "pool 1"), "--hit", "2+ to 6+")
     refused(cli("compare", "--query", "pool 3 --hit '4+", "--query", "pool 1"), "--query", "quot")
     refused(cli("compare", "--query", "pool 1", "--query", "pool 2", "--cumulative"), "--cumulative", "--plot")
+    refused(cli("compare", "--query", "pool 1 --hit 4+ --format=json", "--query", "pool 2 --hit 4+"),
+            "--format is not part of a query")
 
 
 class Pair(NamedTuple):

@@ -22,7 +22,16 @@ def _query(text: str) -> Query:
         words = words[1:]
     if not words:
         raise InputError("--query '' is empty: write a query as on the command line, e.g. --query 'pool 3 --hit 4+'")
+    ours = [w for w in words if w.split("=", 1)[0] in OWN_OPTIONS]
+    if ours:
+        raise InputError(f"--query {text!r}: {ours[0].split('=', 1)[0]} is not part of a query; give it to "
+                         "compare itself (a query holds the question only)")
     return query_from_args(words)
+
+
+OWN_OPTIONS = {"--format", "--plot", "--cumulative", "--all", "--exact", "--at-least", "--at-most", "--mean",
+               "--max-states"}
+"""Options of the command line that say how to answer, not what: refused inside ``--query``."""
 
 
 @with_max_states
