@@ -8,7 +8,8 @@ Layers, each importing only those below it: :mod:`exactodds.core`
 (distributions, transforms, pipelines) -> :mod:`exactodds.dice` (dice,
 pools, rerolls) -> :mod:`exactodds.rules` (one package per rule set) ->
 :mod:`exactodds.commands` (every question as typed data: :func:`ask`,
-:class:`Query`) -> interfaces (:mod:`exactodds.cli`, sweeps, validation).
+:class:`Query`) -> interfaces (:mod:`exactodds.cli`, sweeps, validation,
+:func:`compare`).
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ _WHERE = {
                      "reroll_failed_chance", "reroll_once", "reroll_up_to", "successes",
                      "target_with_reroll"], ".dice"),
     **dict.fromkeys(["ask", "Query"], ".commands"),
+    "compare": ".comparison",
 }
 
 if TYPE_CHECKING:
     from .commands import Query, ask
+    from .comparison import compare
     from .core.pipeline import Pipeline, Run, Step, chain
     from .dice import (
         Target,
@@ -57,7 +60,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "Query", "ask",
+    "Query", "ask", "compare",
     "Dist", "ExactOddsError", "InputError", "Pipeline", "Run", "Step", "TooLargeError", "chain",
     "max_states", "state_limit",
     "Target", "d", "d6", "explode", "keep_highest", "keep_lowest", "pool_counts",

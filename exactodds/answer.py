@@ -168,7 +168,7 @@ class Answer:
         """
         lines = []
         if self.query:
-            shown = ", ".join(f"{k}={_show(v)}" for k, v in self.query.items() if v not in (None, (), [], False))
+            shown = ", ".join(f"{k}={_show(v)}" for k, v in self.query.items() if not _unset(v))
             lines += _wrap("query: " + shown)
         lines.append(dist_text(self.dist, all_rows=all_rows, exact=exact))
         if self.mean is not None:
@@ -252,8 +252,37 @@ class Answer:
                          for v in obj.values()])
         return buf.getvalue()
 
+    @property
+    def numeric(self) -> bool:
+        """Whether the outcomes are numbers (so P(outcome >= x) means something)."""
+        return _numeric_outcomes(self.dist)
+
+    # ---------------------------------------------------------------- plots
+    def plot(self, ax: Any = None, cumulative: bool = False, title: str | None = None,
+             xlabel: str | None = None) -> Any:
+        """A bar chart of P(outcome), or with ``cumulative`` of P(outcome >= x), on
+        ``ax`` (a new figure by default); returns the Axes (needs matplotlib).
+        See :func:`~exactodds.core.display.plot_dists`."""
+        from .core.display import plot_dists
+
+        return plot_dists([self.dist], ax=ax, cumulative=cumulative, title=title, xlabel=xlabel)
+
+    def save_plot(self, path: str, cumulative: bool = False, title: str | None = None,
+                  xlabel: str | None = None) -> None:
+        """Write :meth:`plot` to ``path`` (PNG, SVG or PDF by its suffix; matplotlib's
+        Agg renderer, no window). The command line's ``--plot FILE``."""
+        from .core.display import save_figure
+
+        save_figure(path, [self.dist], cumulative=cumulative, title=title, xlabel=xlabel)
+
     def _repr_html_(self) -> str:
         return self.dist._repr_html_()
+
+
+def _unset(v: Any) -> bool:
+    """A query value the table's query line leaves out: none, empty, or a flag that is off
+    (a zero is a value: ``n=0``)."""
+    return v is None or v is False or (isinstance(v, (tuple, list)) and not v)
 
 
 def _numeric_outcomes(dist: Dist) -> bool:

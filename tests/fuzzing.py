@@ -157,11 +157,11 @@ def is_output_path(p: click.Parameter) -> bool:
     t = p.type
     if isinstance(t, click.File) and "w" in t.mode:
         return True
-    return (p.name or "") in {"out", "output", "out_file", "output_file"} or (
+    return (p.name or "") in {"out", "output", "out_file", "output_file", "plot"} or (
         isinstance(t, click.Path) and getattr(t, "writable", False) and not getattr(t, "readable", True))
 
 
-_FILE_METAVAR = re.compile(r"(\.(toml|csv|jsonl?)$)|FILE|PATH", re.IGNORECASE)
+_FILE_METAVAR = re.compile(r"(\.(toml|csv|jsonl?)\]?(\.\.\.)?$)|FILE|PATH", re.IGNORECASE)
 
 
 def is_path(p: click.Parameter) -> bool:
@@ -483,6 +483,8 @@ def valid_value(node_path: Sequence[str], p: click.Parameter, big: bool = False)
         return st.sampled_from(["0", "0.5", "1", "2.5", "6"])
     if is_output_path(p):
         return st.integers(0, 10**6).map(lambda i: str(_TMP / "out" / f"out-{i}.csv"))
+    if p.name == "queries":  # compare --query: a query written as on the command line
+        return st.sampled_from(QUERY_LINES)
     if is_path(p):
         files = examples_for(node_path, p)
         if files:
@@ -552,6 +554,11 @@ def global_prefix(draw: st.DrawFn, allow_bad: bool = True) -> tuple[list[str], d
 def _says_required(p: click.Parameter) -> bool:
     """An option its help calls required (``(required unless ...)``): given in well-formed lines."""
     return isinstance(p, click.Option) and "required" in (p.help or "").lower()
+
+
+QUERY_LINES = ["pool 3 --hit 4+", "pool 2 --hit 3+ --reroll-failed", "40k6 hit --shots 2 --bs 8",
+               "40k6 wound --strength 4 --toughness 5 --hits 2"]
+"""Well-formed values of ``compare --query``."""
 
 
 @st.composite

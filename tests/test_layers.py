@@ -27,8 +27,9 @@ ALLOWED = {
     # interfaces: sweeps and validation ask questions through the commands layer
     "sweep": {"core", "tomlfiles", "answer", "commands", "sweep"},
     "validation": {"core", "dice", "answer", "commands", "validation"},
+    "comparison": {"core", "answer", "commands", "comparison"},
     # the command line calls only the commands layer (and the other interfaces' commands)
-    "cli": {"commands", "sweep", "validation", "cli"},
+    "cli": {"commands", "sweep", "validation", "comparison", "cli"},
 }
 CLICK_FREE = ("core", "dice", "rules", "tomlfiles", "profiles", "symbolic", "answer", "commands")
 """Layers that never import click: the commands layer and everything below it (the

@@ -1,8 +1,8 @@
 """The ``exactodds`` command line.
 
 The query commands are generated from :mod:`exactodds.commands`
-(:mod:`exactodds.cli.generate`); ``run``, ``sample``, ``validate`` and
-``sweep`` work on query and grid files. Commands are built when first asked
+(:mod:`exactodds.cli.generate`); ``run``, ``sample``, ``validate``,
+``sweep`` and ``compare`` work on query and grid files. Commands are built when first asked
 for, so a question loads only its own command. Run ``exactodds --help``.
 """
 
@@ -12,7 +12,7 @@ import click
 
 from .common import ExactOddsGroup
 
-FILE_COMMANDS = {"run": "files", "sample": "files", "validate": "files", "sweep": "sweep"}
+FILE_COMMANDS = {"run": "files", "sample": "files", "validate": "files", "sweep": "sweep", "compare": "compare"}
 """Commands on files -> the module of :mod:`exactodds.cli` defining them."""
 
 

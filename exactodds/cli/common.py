@@ -114,6 +114,60 @@ def output_options(command: click.Command) -> click.Command:
     return command
 
 
+PLOT_OPTIONS = ("plot", "cumulative")
+"""What the plot options of a query command are called in its callback."""
+
+PLOT_SUFFIXES = ("png", "svg", "pdf")
+
+
+def _plot_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--plot FILE``: refuse, before any work, a suffix other than png/svg/pdf or a
+    missing matplotlib (one line, exit 2)."""
+    if value is None:
+        return None
+    suffix = value.rsplit(".", 1)[-1].lower() if "." in value.replace("\\", "/").rsplit("/", 1)[-1] else ""
+    if suffix not in PLOT_SUFFIXES:
+        raise click.BadParameter(f"{value!r}: a plot is written as .png, .svg or .pdf, chosen by the file name's suffix", ctx, param)
+    try:
+        import matplotlib  # noqa: F401 - only checking that it is there
+    except ImportError:
+        raise click.BadParameter("plotting needs matplotlib, which is not installed: "
+                                 "pip install 'exactodds[plot]'", ctx, param) from None
+    return value
+
+
+def plot_options(command: click.Command) -> click.Command:
+    """Add ``--plot FILE`` and ``--cumulative`` to a command."""
+    command.params += [
+        click.Option(["--plot", "plot"], default=None, metavar="FILE", callback=_plot_file, expose_value=True,
+                     help="Also draw the answer into FILE (.png, .svg or .pdf; needs the plot extra: "
+                          "matplotlib). The answer is still printed."),
+        click.Option(["--cumulative", "cumulative"], is_flag=True,
+                     help="With --plot: draw P(outcome >= x) instead of P(outcome = x) (numeric outcomes)."),
+    ]
+    return command
+
+
+def check_plot(plot: str | None, cumulative: bool) -> None:
+    """``--cumulative`` means something only with ``--plot``."""
+    if cumulative and plot is None:
+        raise click.UsageError("--cumulative shapes the plot: give it with --plot FILE")
+
+
+def emit_answer(answer: Answer, fmt: str, output: dict[str, Any], plot: str | None = None,
+                cumulative: bool = False, title: str | None = None, xlabel: str | None = None) -> None:
+    """Print ``answer`` (:func:`render_answer` with the output options), then draw it
+    into ``plot`` when given (after checking that the plot can be drawn, so that
+    a refused plot prints nothing)."""
+    if plot is not None and cumulative and not answer.numeric:
+        raise click.UsageError("--cumulative needs numeric outcomes (P(outcome >= x)); this answer's "
+                               "outcomes are composite: drop --cumulative")
+    click.echo(render_answer(answer, fmt, **output))
+    if plot is not None:
+        answer.save_plot(plot, cumulative=cumulative, title=title, xlabel=xlabel)
+        click.echo(f"plot written to {plot}", err=True)
+
+
 def render_answer(answer: Answer, fmt: str, all_rows: bool = False, exact: bool = False,
                   at_least: int | None = None, at_most: int | None = None, mean: bool = False) -> str:
     """``answer`` rendered in ``fmt`` (no trailing newline), or one of its figures

@@ -13,19 +13,20 @@ from typing import Any
 import click
 
 from ..commands import InputError, Query
-from .common import EXIT_REJECTED, format_option, output_options, render_answer
-from .generate import with_max_states
+from .common import EXIT_REJECTED, check_plot, emit_answer, format_option, output_options, plot_options
+from .generate import plot_label, with_max_states
 
 MAX_SAMPLES = 10_000_000  # about 16 s and 800 MB of CSV here: a bound on one call
 """Most draws ``exactodds sample`` makes in one run (the draws are held in memory, 8 bytes each)."""
 
 
 @with_max_states
+@plot_options
 @output_options
 @click.command("run")
 @click.argument("query_file", metavar="QUERY.toml")
 @format_option
-def run(query_file: str, fmt: str, **output: Any) -> None:
+def run(query_file: str, fmt: str, plot: str | None, cumulative: bool, **output: Any) -> None:
     """Answer the query in a TOML query file.
 
     The file names the command and its parameters, with the command's
@@ -40,7 +41,10 @@ def run(query_file: str, fmt: str, **output: Any) -> None:
     is `exactodds pool 3 --hit 4+`. Relative profile paths are read from
     the query file's folder.
     """
-    click.echo(render_answer(Query.from_toml(query_file).answer(), fmt, **output))
+    check_plot(plot, cumulative)
+    query = Query.from_toml(query_file)
+    emit_answer(query.answer(), fmt, output, plot, cumulative, title=query.command_line(),
+                xlabel=plot_label(query.typed))
 
 
 @with_max_states

@@ -23,7 +23,16 @@ import click
 from ..commands import Command, FieldError, ParamError, Params, Query, state_limit
 from ..commands.params import literal
 from ..commands.kinds import Choice, Flag, Kind, KindError, Many, ProfileFile
-from .common import OUTPUT_OPTIONS, ExactOddsGroup, format_option, output_options, render_answer
+from .common import (
+    OUTPUT_OPTIONS,
+    PLOT_OPTIONS,
+    ExactOddsGroup,
+    check_plot,
+    emit_answer,
+    format_option,
+    output_options,
+    plot_options,
+)
 
 
 def spell(params: type[Params]) -> Any:
@@ -159,18 +168,30 @@ def query_command(spec: Command[Any]) -> click.Command:
 
     def callback(fmt: str, **values: Any) -> None:
         output = {name: values.pop(name) for name in OUTPUT_OPTIONS}
+        plot, cumulative = (values.pop(name) for name in PLOT_OPTIONS)
+        check_plot(plot, cumulative)
         params = build(spec, values, click.get_current_context())
         try:
             answer = spec.compute(params)
         except ParamError as e:
             raise _spelled(e, spec) from None
-        click.echo(render_answer(answer, fmt, **output))
+        query = Query(spec.system, spec.name, params)
+        emit_answer(answer, fmt, output, plot, cumulative, title=query.command_line(), xlabel=plot_label(params))
 
-    clash = set(spec.params.specs()) & {*OUTPUT_OPTIONS, "fmt", "max_states"}
+    clash = set(spec.params.specs()) & {*OUTPUT_OPTIONS, *PLOT_OPTIONS, "fmt", "max_states"}
     assert not clash, f"{spec.title}: parameter names {clash} are taken by the command line's own options"
     command = click.Command(spec.name or spec.system, callback=callback, params=click_params(spec.params),
                             help=spec.doc, short_help=_first_line(spec.doc))
-    return with_max_states(output_options(format_option(command)))
+    return with_max_states(plot_options(output_options(format_option(command))))
+
+
+def plot_label(params: Params) -> str | None:
+    """What a plot's x axis counts: the stage or outcome a command was asked to report."""
+    for name in ("stage", "outcome", "show"):
+        value = getattr(params, name, None)
+        if isinstance(value, str):
+            return value.replace("-", " ")
+    return None
 
 
 def _first_line(doc: str) -> str:
@@ -215,7 +236,8 @@ def query_from_args(args: list[str]) -> Query:
     command = query_command(spec)
     try:
         ctx = command.make_context(spec.title, rest)
-        values = {k: v for k, v in ctx.params.items() if k not in ("fmt", "max_states", *OUTPUT_OPTIONS)}
+        values = {k: v for k, v in ctx.params.items()
+                  if k not in ("fmt", "max_states", *OUTPUT_OPTIONS, *PLOT_OPTIONS)}
         with ctx:
             return Query(system, name, build(spec, values, ctx))
     except click.UsageError as e:

@@ -26,6 +26,7 @@ COMMANDS: dict[tuple[str, str | None], str] = {
     ("pool", None): "pool",
     ("hd", "shoot"): "hell_dorado",
     ("40k6", "hit"): "wh40k6",
+    ("40k6", "wound"): "wh40k6",
     ("40k6", "shoot"): "wh40k6",
     ("40k6", "overwatch"): "wh40k6",
     ("40k6", "charge"): "wh40k6",
@@ -43,7 +44,7 @@ SYSTEMS: dict[str, str] = {
     "pool": "Exact distribution of the number of successes among N dice.",
     "hd": "Hell Dorado: shooting into a melee, with the parity rule (more odd dice than even ones send "
           "the hits to a fighter the target engages).",
-    "40k6": "Warhammer 40,000 6th edition: shooting, Overwatch, charge, fight, morale.",
+    "40k6": "Warhammer 40,000 6th edition: hit and wound rolls, shooting, Overwatch, charge, fight, morale.",
     "hh3": "Horus Heresy 3rd edition: the shooting attack, exactly.\n\n"
            "hit (hits and Critical Hits), wound (S vs T), penetrate (d6 + S vs Armour), "
            "shoot (a whole attack from two TOML files).",

@@ -1,4 +1,4 @@
-"""``40k6``: Warhammer 40,000 6th edition — hit, shoot, overwatch, charge, fight, morale."""
+"""``40k6``: Warhammer 40,000 6th edition — hit, wound, shoot, overwatch, charge, fight, morale."""
 
 from __future__ import annotations
 
@@ -6,13 +6,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..answer import Answer
+from ..core import Dist
+from ..dice import successes
 from ..rules import wh40k6 as rules
+from ..rules.common import wound_target
 from ..rules.wh40k6.units import WEAPON_TYPES
-from .kinds import Choice, Count, Flag, Inches, Many, ProfileFile, ProfileRef, SaveRoll
-from .params import Params, param
+from .kinds import Choice, Count, Flag, Inches, Many, ProfileFile, ProfileRef, SaveRoll, Text
+from .params import ParamError, Params, literal, param
 from .registry import define
 
-OUTCOMES = ("casualties", "unsaved-wounds")
+OUTCOMES = ("casualties", "unsaved-wounds", "failed-saves")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,12 +40,22 @@ class _Snap(Params):
 @dataclass(frozen=True, kw_only=True)
 class _AtUnit(Params):
     strength: int = param(Count(1, 10, "a Strength"), "Weapon Strength 1-10.")
-    ap: int | None = param(Count(1, 6, "an AP"), "Weapon AP 1-6 (default: none, '-').", None)
+    ap: int | None = param(Count(1, 6, "an AP"), "Weapon AP 1-6 (default: no AP).", None)
     target: ProfileRef = param(ProfileFile(), "The target unit's TOML file, models closest first.",
                                metavar="UNIT.toml")
     focus_fire: int | None = param(SaveRoll(), "Focus Fire: wounds only on models with this cover save or "
                                    "worse, or none.", None)
-    outcome: str = param(Choice(OUTCOMES), "Report models removed, or unsaved wounds.", "casualties")
+    outcome: str = param(Choice(OUTCOMES), "Report models removed; unsaved wounds (capped at what the unit "
+                         "can absorb: no save is rolled once every model is removed); or failed saves, "
+                         "uncapped (every wound's save rolled, as fast dice do; units whose models all have "
+                         "the same save).", "casualties")
+    stage: str | None = param(Text(), "Report one stage of the attack instead: hits, wounds, 'unsaved wounds' "
+                              "or casualties.", None, metavar="NAME")
+
+    def check(self) -> None:
+        if self.stage is not None and _stage_name(self.stage) not in rules.STAGES:
+            raise ParamError("{stage} " + literal(f"{self.stage!r} is not a stage; stages are: "
+                                                  f"{', '.join(rules.STAGES)}"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -58,6 +71,15 @@ class ShootParams(_AtUnit, _Snap, _Firing):
 @dataclass(frozen=True, kw_only=True)
 class OverwatchParams(_AtUnit, _Firing):
     """Overwatch at a charging unit: a shooting attack with snap shots forced."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WoundParams(Params):
+    """Wound rolls of hits against one Toughness."""
+
+    strength: int = param(Count(1, 10, "a Strength"), "Weapon Strength 1-10.")
+    toughness: int = param(Count(1, 10, "a Toughness"), "Target Toughness 1-10.")
+    hits: int = param(Count(0, what="a number of hits"), "Hits rolling to wound.", 1)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,6 +109,23 @@ class MoraleParams(Params):
                           "e.g. minus a combat result difference).", 0)
 
 
+def _stage_name(text: str) -> str:
+    """A stage as written on the command line: ``unsaved-wounds`` is ``unsaved wounds``."""
+    return text.strip().replace("-", " ")
+
+
+def _failed_saves(unit: rules.Unit, ap: int | None, wounds: Dist) -> Dist:
+    """Failed saves among all the wounds, uncapped: one save per wound, when every
+    model has the same save (else who is hit decides which save is rolled)."""
+    saves = {m.save for m in rules.alloc_models(unit, ap)}
+    if len(saves) > 1:
+        raise ParamError("{outcome} failed-saves needs models with one save; " + literal(
+            f"{unit.name!r} has {', '.join(sorted(str(s) for s in saves))} against this AP, so the save rolled "
+            "depends on who is hit") + ": use {outcome} unsaved-wounds")
+    fail = 1 - next(iter(saves)).chance()
+    return wounds.then(lambda w: successes(w, fail))
+
+
 def _attack(p: _Firing, snap: bool, strength: int = 1, ap: int | None = None) -> rules.Shooting:
     return rules.Shooting(shots=p.shots, strength=strength, bs=p.bs, ap=ap, snap=snap, weapon_type=p.weapon_type,
                           master_crafted=p.master_crafted, reroll_failed=p.reroll_failed)
@@ -104,6 +143,18 @@ def hit(p: HitParams) -> Answer:
     return Answer(dist, query)
 
 
+@define("40k6", "wound", WoundParams)
+def wound(p: WoundParams) -> Answer:
+    """Exact number of wounds among hits of Strength S against Toughness T (the S vs
+    T chart: 2+ at S >= T+2 down to 6+ at S = T-3; no wound below).
+
+    Example, 3 bolter hits on Ork Boyz: exactodds 40k6 wound --strength 4 --toughness 4 --hits 3
+    """
+    target = wound_target(p.strength, p.toughness)
+    query = {"strength": p.strength, "toughness": p.toughness, "hits": p.hits, "wound_on": str(target)}
+    return Answer(successes(p.hits, target.chance()), query)
+
+
 def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
     from ..profiles.wh40k6 import load_unit
 
@@ -112,11 +163,16 @@ def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
     attack = _attack(p, snap, p.strength, p.ap)
     run = (rules.overwatch if overwatch else rules.shoot)(attack, unit, p.focus_fire)
     stages = rules.stage_counts(run)
-    dist = stages["casualties" if p.outcome == "casualties" else "unsaved wounds"]
+    if p.stage is not None:
+        dist = stages[_stage_name(p.stage)]
+    elif p.outcome == "failed-saves":
+        dist = _failed_saves(unit, p.ap, stages["wounds"])
+    else:
+        dist = stages["casualties" if p.outcome == "casualties" else "unsaved wounds"]
     query = {"shots": p.shots, "bs": p.bs, "strength": p.strength, "ap": p.ap, "snap": snap,
              "weapon_type": p.weapon_type, "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed,
              "target": p.target.written, "unit": unit.name, "models": unit.size, "focus_fire": p.focus_fire,
-             "outcome": p.outcome}
+             "outcome": None if p.stage else p.outcome, "stage": None if p.stage is None else _stage_name(p.stage)}
     extras = {"p_unit_destroyed": run.final.pmf(unit.size)} if p.outcome == "casualties" else {}
     extras["mean_hits"] = stages["hits"].mean()
     extras["mean_wounds"] = stages["wounds"].mean()

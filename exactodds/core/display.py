@@ -625,8 +625,8 @@ def plot_dist(dist: Any, ax: Any = None, survival: bool = False, title: str | No
         xs = list(range(len(items)))
         labels = [outcome_label(x) for x, _ in items]
         longest = max(map(len, labels))
-        ax.set_xticks(xs, labels, rotation=45 if longest > 3 else 0,
-                      ha="right" if longest > 3 else "center")
+        ax.set_xticks(xs, labels, rotation=30 if longest > 3 else 0,
+                      ha="right" if longest > 3 else "center", fontsize=8 if longest > 12 else None)
     if survival:
         ys = [float(t[3] or 0) for t in table_rows(dist)]
         ax.set_ylabel("P(at least x)")
@@ -648,6 +648,134 @@ def plot_dist(dist: Any, ax: Any = None, survival: bool = False, title: str | No
     if title:
         ax.set_title(title)
     return ax
+
+
+PLOT_SUFFIXES = ("png", "svg", "pdf")
+"""File types :func:`save_figure` writes (by the file name's suffix)."""
+
+PLOT_OUTCOMES = MAX_ROWS
+"""Most bars per series on a chart of composite outcomes: the most probable
+ones are drawn, and the x label says how many less likely ones are left out."""
+
+_SERIES_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#eeca3b", "#9d755d")
+
+
+def _union(dists: list) -> list:
+    """Every outcome of any of ``dists``, in display order."""
+    seen: dict = {}
+    for d in dists:
+        for x in d.support():
+            seen.setdefault(x, None)
+    return sorted(seen, key=_display_key)
+
+
+def plot_dists(dists: list, labels: list[str] | None = None, ax: Any = None, cumulative: bool = False,
+               title: str | None = None, xlabel: str | None = None) -> Any:
+    """Several distributions on one chart (one alone is fine); returns the Axes.
+
+    P(X = x) as bars side by side per outcome, or with ``cumulative`` P(X >= x)
+    (numeric outcomes only): bars for one distribution, lines with a marker
+    per outcome for several. Integer outcomes sit at their values with
+    whole-number ticks (a tick per bar up to 12 outcomes); composite outcomes
+    are labelled bars in display order (the :data:`PLOT_OUTCOMES` most
+    probable when there are more). The y axis starts at 0; the legend (for
+    several, from ``labels``) sits outside the plot, right of it, so it
+    covers no bar. O(outcomes x series).
+    """
+    import textwrap
+
+    if not dists:
+        raise InputError("nothing to plot: give at least one distribution")
+    if ax is None:
+        _, ax = _plt().subplots(figsize=(7, 3.6))
+    ordered = all(_is_ordered(d) for d in dists)
+    if cumulative and not ordered:
+        raise InputError("a cumulative plot (P(X >= x)) needs numeric outcomes; these are composite: "
+                         "plot P(X = x) instead")
+    outcomes = _union(dists)
+    left_out = 0
+    if not ordered and len(outcomes) > PLOT_OUTCOMES:
+        top = {x: max(d.pmf(x) for d in dists) for x in outcomes}
+        kept = set(sorted(outcomes, key=lambda x: -top[x])[:PLOT_OUTCOMES])
+        left_out = len(outcomes) - len(kept)
+        outcomes = [x for x in outcomes if x in kept]
+    if ordered:
+        xs = [float(x) for x in outcomes]
+        step = min((b - a for a, b in zip(xs, xs[1:])), default=1.0)
+    else:
+        xs, step = [float(i) for i in range(len(outcomes))], 1.0
+    n = len(dists)
+    series = []
+    for d in dists:
+        if cumulative:
+            tails = dict((x, t[3]) for x, t in zip(d.support(), table_rows(d)))
+            # P(X >= x) at outcomes d lacks: the tail of its next outcome above
+            ys, above = [], Fraction(0)
+            for x in reversed(outcomes):
+                above = tails.get(x, above)
+                ys.append(float(above))
+            series.append(ys[::-1])
+        else:
+            series.append([float(d.pmf(x)) for x in outcomes])
+    lines = cumulative and n > 1
+    for i, (ys, colour) in enumerate(zip(series, _SERIES_COLOURS * (n // len(_SERIES_COLOURS) + 1))):
+        label = None if labels is None else textwrap.fill(labels[i], 40, break_on_hyphens=False, break_long_words=False)
+        if lines:
+            ax.plot(xs, ys, marker="o", ms=4, lw=1.4, color=colour, label=label)
+        else:
+            width = 0.8 * step / n
+            ax.bar([x + (i - (n - 1) / 2) * width for x in xs], ys, width=width, color=colour, label=label)
+    if ordered and all(isinstance(x, int) for x in outcomes):
+        if len(outcomes) <= 12:
+            ax.set_xticks(xs, [str(x) for x in outcomes])
+        else:
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    elif not ordered:
+        names = [outcome_label(x) for x in outcomes]
+        longest = max(map(len, names))
+        ax.set_xticks(xs, names, rotation=30 if longest > 3 else 0, ha="right" if longest > 3 else "center",
+                      fontsize=8 if longest > 12 else None)
+    top_y = max(max(ys) for ys in series)
+    ax.set_ylim(0, 1.05 if cumulative else (top_y * 1.1 if top_y > 0 else 1))
+    ax.set_ylabel("P(at least x)" if cumulative else "probability")
+    what = xlabel or "outcome"
+    if left_out:
+        what += f" (the {len(outcomes)} most probable; {left_out} less likely not shown)"
+    ax.set_xlabel(what)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    if labels is not None and n > 1:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9)
+    if title:
+        ax.set_title(textwrap.fill(title, 80, break_on_hyphens=False, break_long_words=False), fontsize=10)
+    return ax
+
+
+def save_figure(path: str, dists: list, labels: list[str] | None = None, cumulative: bool = False,
+                title: str | None = None, xlabel: str | None = None) -> None:
+    """Draw :func:`plot_dists` into a file, PNG, SVG or PDF by its suffix
+    (:data:`PLOT_SUFFIXES`), with matplotlib's Agg renderer and no pyplot (no
+    window, no change to the session's backend). An :class:`InputError` when
+    matplotlib is missing, the suffix is another, or the file cannot be written."""
+    suffix = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
+    if suffix not in PLOT_SUFFIXES:
+        raise InputError(f"{path}: a plot is written as {', '.join(PLOT_SUFFIXES)} (by the file name's suffix)")
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise InputError("plotting needs matplotlib, which is not installed: pip install 'exactodds[plot]'") from None
+    many = len(dists) > 1 and labels is not None
+    fig = Figure(figsize=(8.5 if many else 7, 3.8), dpi=100)
+    ax = fig.add_subplot()
+    plot_dists(dists, labels, ax=ax, cumulative=cumulative, title=title, xlabel=xlabel)
+    try:
+        fig.savefig(path, format=suffix, bbox_inches="tight", dpi=120 if suffix == "png" else None)
+    except OSError as e:
+        raise InputError(f"{path}: cannot write the plot ({e.strerror or e})") from None
 
 
 def plot_run(run: Any, key: Any = None, stages: list[str] | None = None, survival: bool = False,

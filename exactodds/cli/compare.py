@@ -1,0 +1,75 @@
+"""``exactodds compare``: several queries side by side, and on one chart."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+import click
+
+from ..commands import InputError, Query
+from .common import check_plot, format_option, plot_options
+from .generate import query_from_args, with_max_states
+
+
+def _query(text: str) -> Query:
+    """A query written as command-line words (``pool 3 --hit 4+``; a leading ``exactodds`` is allowed)."""
+    try:
+        words = shlex.split(text)
+    except ValueError as e:
+        raise InputError(f"--query {text!r}: {e} (quote it as a shell would)") from None
+    if words[:1] == ["exactodds"]:
+        words = words[1:]
+    if not words:
+        raise InputError("--query '' is empty: write a query as on the command line, e.g. --query 'pool 3 --hit 4+'")
+    ours = [w for w in words if w.split("=", 1)[0] in OWN_OPTIONS]
+    if ours:
+        raise InputError(f"--query {text!r}: {ours[0].split('=', 1)[0]} is not part of a query; give it to "
+                         "compare itself (a query holds the question only)")
+    return query_from_args(words)
+
+
+OWN_OPTIONS = {"--format", "--plot", "--cumulative", "--all", "--exact", "--at-least", "--at-most", "--mean",
+               "--max-states"}
+"""Options of the command line that say how to answer, not what: refused inside ``--query``."""
+
+
+@with_max_states
+@plot_options
+@click.command("compare")
+@click.argument("query_files", nargs=-1, metavar="[QUERY.toml]...")
+@click.option("--query", "queries", multiple=True, metavar="'SYSTEM [COMMAND] OPTIONS'",
+              help="A query written as on the command line, e.g. --query 'pool 3 --hit 4+' (repeatable; "
+                   "compared after the files, in the order given).")
+@click.option("--all", "all_rows", is_flag=True,
+              help="Print every outcome (the table shows those holding the most probability by default).")
+@click.option("--exact", "exact", is_flag=True,
+              help="Print long exact fractions in full in the table (JSON and CSV always do).")
+@format_option
+def compare(query_files: tuple[str, ...], queries: tuple[str, ...], all_rows: bool, exact: bool, fmt: str,
+            plot: str | None, cumulative: bool) -> None:
+    """Show several queries side by side: the mean of each, P(outcome >= k)
+    of each over every outcome any of them has (composite outcomes:
+    P(outcome)), and the difference of each from the first (q2 - q1).
+
+    Queries are TOML query files and --query options, named q1, q2, ... in
+    that order. Example:
+
+    \b
+        exactodds compare --query 'pool 3 --hit 4+' --query 'pool 3 --hit 3+'
+    """
+    from ..comparison import compare as compare_answers
+
+    check_plot(plot, cumulative)
+    items: list[Any] = [Query.from_toml(f) for f in query_files] + [_query(q) for q in queries]
+    if len(items) < 2:
+        raise click.UsageError("compare needs at least two queries (QUERY.toml files or --query options); "
+                               f"got {len(items)}")
+    result = compare_answers(*items)
+    if plot is not None and cumulative and not result.numeric:
+        raise click.UsageError("--cumulative needs numeric outcomes (P(outcome >= k)); these are composite: "
+                               "drop --cumulative")
+    click.echo(result.render(fmt, all_rows=all_rows, exact=exact).rstrip("\n"))
+    if plot is not None:
+        result.save_plot(plot, cumulative=cumulative)
+        click.echo(f"plot written to {plot}", err=True)
