@@ -197,9 +197,9 @@ class Comparison:
         n = TABLE_ROWS
         if all_rows or len(self.outcomes) <= n:
             return list(self.outcomes)
-        weight = [sum(c.dist.pmf(x) for c in self.columns) for x in self.outcomes]
+        weight = [sum((c.dist.pmf(x) for c in self.columns), Fraction(0)) for x in self.outcomes]
         if self.numeric:
-            acc = best = sum(weight[:n])
+            acc = best = sum(weight[:n], Fraction(0))
             at = 0
             for i in range(1, len(weight) - n + 1):
                 acc += weight[i + n - 1] - weight[i - 1]
