@@ -16,9 +16,10 @@ import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from numbers import Rational
 from typing import Any, TypeVar
 
+from .checks import count as check_count
+from .checks import exact_number, is_whole
 from .errors import InputError
 from .limits import check_size, state_units, weights_note
 
@@ -43,18 +44,6 @@ def _reduce(weights: dict, total: int) -> tuple[dict, int]:
         weights = {x: w // g for x, w in weights.items()}
         total //= g
     return weights, total
-
-
-def _as_fraction(p: Any, what: str) -> Fraction:
-    if isinstance(p, bool) or not isinstance(p, (int, Rational, str)):
-        raise InputError(
-            f"{what} must be an exact number (int, Fraction or 'a/b' string), "
-            f"not {p!r}; floats are refused because they are not exact"
-        )
-    try:
-        return Fraction(p)
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{what} {p!r} is not a valid fraction") from None
 
 
 class Dist:
@@ -109,7 +98,7 @@ class Dist:
                 x, w = pair
             except (TypeError, ValueError):
                 raise InputError(f"weights must be a mapping or (outcome, weight) pairs, not {pair!r}") from None
-            if isinstance(w, bool) or not isinstance(w, int):
+            if not is_whole(w):
                 raise InputError(f"weight of outcome {x!r} must be an integer, not {w!r}")
             if w < 0:
                 raise InputError(f"weight of outcome {x!r} is negative ({w})")
@@ -128,7 +117,7 @@ class Dist:
         """A distribution from exact probabilities that must sum to exactly 1."""
         if not isinstance(probs, Mapping):
             raise InputError(f"probabilities must be a mapping {{outcome: probability}}, not {probs!r}")
-        fr = {_hashable(x): _as_fraction(p, f"probability of {x!r}") for x, p in probs.items()}
+        fr = {_hashable(x): exact_number(p, f"probability of {x!r}") for x, p in probs.items()}
         for x, p in fr.items():
             if p < 0:
                 raise InputError(f"probability of {x!r} is negative ({p})")
@@ -150,7 +139,7 @@ class Dist:
     @classmethod
     def bernoulli(cls, p: Any, success: Any = 1, failure: Any = 0) -> Dist:
         """``success`` with probability ``p``, else ``failure``."""
-        p = _as_fraction(p, "p")
+        p = exact_number(p, "p")
         if not 0 <= p <= 1:
             raise InputError(f"p must be between 0 and 1, not {p}")
         d = p.denominator
@@ -170,8 +159,8 @@ class Dist:
         integer by a small one, i.e. time linear in the size of the answer,
         O(n^2 log den) bit operations; no convolution.
         """
-        n = _check_count(n, "n")
-        p = _as_fraction(p, "p")
+        n = check_count(n, "n")
+        p = exact_number(p, "p")
         if not 0 <= p <= 1:
             raise InputError(f"p must be between 0 and 1, not {p}")
         if p == 0 or p == 1 or n == 0:
@@ -265,7 +254,7 @@ class Dist:
 
     def ppf(self, q: Any) -> Any:
         """The smallest outcome x with P(X <= x) >= q (quantile function)."""
-        q = _as_fraction(q, "q")
+        q = exact_number(q, "q")
         if not 0 <= q <= 1:
             raise InputError(f"q must be between 0 and 1, not {q}")
         acc = 0
@@ -384,7 +373,7 @@ class Dist:
         O(log n) convolutions; each costs O(|A| |B|) for the supports in
         play (for integer outcomes on a range of width w: O((n w)^2) in all).
         """
-        n = _check_count(n, "n")
+        n = check_count(n, "n")
         # the last convolution pairs about half of the final outcomes with the other half:
         # (final / 2)^2 multiply-adds of weights below den^n (final <= n (k-1) + 1 for k
         # equally spaced outcomes, at most C(n+k-1, k-1) in general)
@@ -458,7 +447,7 @@ class Dist:
         Exact: each draw picks an integer uniformly below the denominator and
         locates it in the cumulative weights (O(log k) per draw).
         """
-        n = _check_count(n, "n")
+        n = check_count(n, "n")
         if n > MAX_DRAWS:  # a list of n draws: O(n) time and memory
             raise InputError(f"{n:,} draws is more than {MAX_DRAWS:,} in one call; draw in several calls "
                              "with different seeds")
@@ -522,7 +511,7 @@ def _add(x: Any, y: Any) -> Any:
 
 def _equally_spaced(weights: dict) -> bool:
     """Whether the outcomes are integers at equal steps (their sums then fill a range)."""
-    xs = sorted(weights) if all(isinstance(x, int) and not isinstance(x, bool) for x in weights) else None
+    xs = sorted(weights) if all(is_whole(x) for x in weights) else None
     if xs is None:
         return False
     return len({b - a for a, b in zip(xs, xs[1:])}) <= 1
@@ -549,14 +538,6 @@ def _iterable(xs: Any, what: str) -> Any:
 def _callable(f: Any, what: str) -> None:
     if not callable(f):
         raise InputError(f"{what} needs a function, not {f!r}")
-
-
-def _check_count(n: Any, what: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise InputError(f"{what} must be a whole number, not {n!r}")
-    if n < 0:
-        raise InputError(f"{what} must be 0 or more, not {n}")
-    return n
 
 
 def _sort_key(x: Any) -> tuple:

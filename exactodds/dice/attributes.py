@@ -63,7 +63,7 @@ from typing import Any, NamedTuple
 
 from ..core import Dist, InputError, check_size
 from ..core.limits import state_units
-from ..core.dist import _check_count
+from ..core.checks import count as check_count
 
 
 class FaceClasses(NamedTuple):
@@ -210,7 +210,7 @@ def attribute_count_table(n: int, classes: FaceClasses) -> list[list[int]]:
     Row recurrence (see the module docstring): O(n) small-integer operations
     per row on O(n log W)-bit integers, O(n^2) operations in all.
     """
-    n = _check_count(n, "number of dice")
+    n = check_count(n, "number of dice")
     w = _check_classes(classes)
     check_size((n + 1) ** 2, f"the joint counts of two attributes over {n} dice")
     if w.neither == 0 and w.first_only == 0:  # every face has the second attribute
@@ -252,7 +252,7 @@ def second_at_least_weights(n: int, classes: FaceClasses, threshold: int) -> lis
     Intermediate coefficients stay below ``(n+1) W^(n+1)`` (when some face
     has the second attribute), which fixes K.
     """
-    n = _check_count(n, "number of dice")
+    n = check_count(n, "number of dice")
     w = _check_classes(classes)
     s = threshold
     if s <= 0:
@@ -288,8 +288,8 @@ def margin_weights(n: int, classes: FaceClasses, threshold: int, width: int) -> 
     packed product, ``2 width - 1`` more rows by the O(n) row recurrence,
     and O(n width) additions.
     """
-    n = _check_count(n, "number of dice")
-    width = _check_count(width, "margin width")
+    n = check_count(n, "number of dice")
+    width = check_count(width, "margin width")
     w = _check_classes(classes)
     check_size((n + 1) * (2 * width + 2), f"the margin table of {n} dice")
     s = threshold
@@ -368,7 +368,7 @@ def attribute_count_split(n: int, die: Dist, first: Callable[[Any], bool], secon
     "even" (even >= odd). O(n) packed big-integer operations
     (:func:`second_at_least_weights`), far cheaper than the full joint.
     """
-    n = _check_count(n, "number of dice")
+    n = check_count(n, "number of dice")
     if isinstance(at_least, bool) or not isinstance(at_least, int):
         raise InputError(f"at_least must be a whole number, not {at_least!r}")
     w = FaceClasses.of_die(die, first, second)

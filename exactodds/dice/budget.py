@@ -45,7 +45,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from ..core import Dist, InputError, check_size
-from ..core.dist import _check_count
+from ..core.checks import count as check_count
 from .attributes import FaceClasses, _check_classes, attribute_count_table, binomial_row, margin_weights
 
 
@@ -83,7 +83,7 @@ def priority_policy(k: int, first_kind: str) -> Policy:
 
     O(1) per state.
     """
-    k = _check_count(k, "reroll budget")
+    k = check_count(k, "reroll budget")
     if first_kind not in PRIORITIES:
         raise InputError(f"first_kind must be one of {PRIORITIES}, not {first_kind!r}")
 
@@ -118,8 +118,8 @@ def first_roll_states(n: int, classes: FaceClasses, threshold: int, k: int) -> d
 
     Cost: 2k+1 calls of :func:`margin_weights` and O(k^2 n) for the parts.
     """
-    n = _check_count(n, "number of dice")
-    k = _check_count(k, "reroll budget")
+    n = check_count(n, "number of dice")
+    k = check_count(k, "reroll budget")
     w = _check_classes(classes)
     s = threshold
     nb = 2 * k + 2
@@ -223,7 +223,7 @@ def budget_split(n: int, classes: FaceClasses, threshold: int, k: int, policy: P
 
     O(number of states x (k+1)^2) after :func:`first_roll_states`.
     """
-    k = _check_count(k, "reroll budget")
+    k = check_count(k, "reroll budget")
     states = first_roll_states(n, classes, threshold, k)
     fresh = _Fresh(classes, k)
     outcomes = [fresh.outcomes(r) for r in range(k + 1)]
@@ -316,8 +316,8 @@ def optimal_policy(n: int, classes: FaceClasses, k: int, payoffs: Sequence[Thres
     x O(k^2) choices, each valued once per (successes, margin, choice) over
     O(k^2) fresh outcomes; refused above the state limit.
     """
-    n = _check_count(n, "number of dice")
-    k = _check_count(k, "reroll budget")
+    n = check_count(n, "number of dice")
+    k = check_count(k, "reroll budget")
     _check_classes(classes)
     if not payoffs:
         raise InputError("the optimal policy needs at least one payoff to maximise")

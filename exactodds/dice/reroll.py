@@ -11,7 +11,9 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ..core import Dist, InputError, check_size
-from ..core.dist import _as_fraction, _check_count
+from ..core.limits import state_units, weights_note
+from ..core.checks import count as check_count
+from ..core.checks import exact_number, probability
 from .die import Target, check_die, check_target, d
 
 
@@ -57,8 +59,8 @@ def target_with_reroll(
 
 def reroll_failed_chance(p_first: Any, p_reroll: Any | None = None) -> Fraction:
     """P(success) when every failed die is rerolled once: ``p + (1 - p) p2``."""
-    p = _chance(p_first, "p_first")
-    p2 = p if p_reroll is None else _chance(p_reroll, "p_reroll")
+    p = probability(p_first, "p_first")
+    p2 = p if p_reroll is None else probability(p_reroll, "p_reroll")
     return p + (1 - p) * p2
 
 
@@ -71,10 +73,18 @@ def reroll_up_to(n: int, k: int, p_first: Any, p_reroll: Any | None = None) -> D
     O(n) outer terms, each a binomial of size <= k (k+1 distinct ones,
     cached): O(n k) big-integer multiply-adds.
     """
-    n = _check_count(n, "number of dice")
-    k = _check_count(k, "reroll budget")
-    p = _chance(p_first, "p_first")
-    p2 = p if p_reroll is None else _chance(p_reroll, "p_reroll")
+    n = check_count(n, "number of dice")
+    k = check_count(k, "reroll budget")
+    p = probability(p_first, "p_first")
+    p2 = p if p_reroll is None else probability(p_reroll, "p_reroll")
+    if k >= n:  # min(k, f) = f for every f: every failed die is rerolled, the dice stay iid
+        return Dist.binomial(n, p + (1 - p) * p2)
+    # Cost: sum over f of (min(k, f) + 1) multiply-adds, about n k - k^2 / 2 terms, of weights
+    # below den^n den2^k (den, den2 the denominators of p and p2); refused above the limit first.
+    terms = (n + 1) * (k + 1) - k * (k + 1) // 2
+    bits = n * (p.denominator - 1).bit_length() + k * (p2.denominator - 1).bit_length()
+    check_size(state_units(terms, bits), f"the successes of {n} dice rerolling up to {k} failed dice"
+               f"{weights_note(terms, bits).replace(' outcomes', ' terms')}")
     cache: dict[int, Dist] = {}
 
     def after(f: int) -> Dist:
@@ -92,7 +102,7 @@ def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> 
 
     O(depth x faces^2) after merging equal totals.
     """
-    depth = _check_count(depth, "explosion depth")
+    depth = check_count(depth, "explosion depth")
     check_die(die)
     if any(isinstance(f, bool) or not isinstance(f, (int, Fraction)) for f in die.support()):
         raise InputError(f"an exploding die adds its rolls: its faces must be numbers, not {die.support()!r}")
@@ -104,14 +114,6 @@ def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> 
         result = die.then(lambda f, prev=prev: prev + f if f in faces else Dist.constant(f))
     return result
 
-
-
-def _chance(p: Any, what: str) -> Fraction:
-    """An exact probability in [0, 1] (floats refused: they are not exact)."""
-    q = _as_fraction(p, what)
-    if not 0 <= q <= 1:
-        raise InputError(f"{what} must be a probability from 0 to 1, not {q}")
-    return q
 
 
 def _faces(faces: Any) -> frozenset:
