@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from .checks import count as check_count
 from .checks import exact_number, is_whole
 from .errors import InputError
-from .limits import check_size, state_units, weights_note
+from .limits import _meter, charge, check_size, state_units, weights_note
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -324,6 +324,8 @@ class Dist:
                 d = Dist.constant(d)
             parts.append((w, d))
             lcm = math.lcm(lcm, d._total)
+        if _meter.get() is not None:  # the multiply-adds below, counted when a work meter runs
+            charge(sum(len(d._weights) for _, d in parts), self._total.bit_length() + lcm.bit_length())
         out: dict = {}
         for w, d in parts:
             scale = w * (lcm // d._total)
@@ -341,6 +343,8 @@ class Dist:
         if not isinstance(other, Dist):
             other = Dist.constant(other)
         _callable(op, "combine")
+        if _meter.get() is not None:
+            charge(len(self._weights) * len(other._weights), self._total.bit_length() + other._total.bit_length())
         out: dict = {}
         for x, w in self._weights.items():
             for y, v in other._weights.items():

@@ -24,6 +24,7 @@ from typing import Any
 
 from .dist import Dist, Kernel
 from .errors import InputError
+from .limits import work_meter
 
 
 @dataclass(frozen=True)
@@ -94,9 +95,11 @@ class Pipeline:
         """Push ``start`` (a Dist, or one certain state) through every step."""
         dist = start if isinstance(start, Dist) else Dist.constant(start)
         stages: dict[str, Dist] = {"start": dist}
-        for step in self.steps:
-            dist = step.apply(dist)
-            stages[step.name] = dist
+        # the whole run is bounded as it grows (see work_meter), inside the caller's meter if any
+        with work_meter(f"the steps {', '.join(self.names[:3])}{', ...' if len(self) > 3 else ''}"):
+            for step in self.steps:
+                dist = step.apply(dist)
+                stages[step.name] = dist
         return Run(dist, stages)
 
     def __call__(self, start: Dist | Any) -> Dist:
