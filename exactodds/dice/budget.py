@@ -46,6 +46,8 @@ from typing import NamedTuple
 
 from ..core import Dist, InputError, check_size
 from ..core.checks import count as check_count
+from ..core.checks import is_whole
+from ..core.limits import state_units
 from .attributes import FaceClasses, _check_classes, attribute_count_table, binomial_row, margin_weights
 
 
@@ -123,7 +125,10 @@ def first_roll_states(n: int, classes: FaceClasses, threshold: int, k: int) -> d
     w = _check_classes(classes)
     s = threshold
     nb = 2 * k + 2
-    check_size((n + 1) * nb * (k + 1) ** 2, f"the first-roll states of {n} dice with a reroll budget of {k}")
+    # O(n k^3) states plus 2k+1 margin tables of (n + 1) x (2k + 6) rows, all weights below W^n
+    bits = n * (max(w.total, 1) - 1).bit_length()
+    check_size(state_units((n + 1) * nb * (k + 1) ** 2 + (2 * k + 1) * (n + 1) * (2 * k + 6), bits),
+               f"the first-roll states of {n} dice with a reroll budget of {k}")
     groups: dict[tuple[int, int, int], list[int]] = {}  # (successes, g_s, g_o) -> weights by margin bucket
 
     def add(a: int, gs: int, go: int, buckets: list[int], sign: int = 1) -> None:
@@ -204,8 +209,7 @@ class _Fresh:
 
 
 def _check_choice(choice: object, state: BudgetState, k: int) -> RerollChoice:
-    ok = (isinstance(choice, tuple) and len(choice) == 2
-          and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in choice))
+    ok = isinstance(choice, tuple) and len(choice) == 2 and all(is_whole(x) and x >= 0 for x in choice)
     if ok:
         choice = RerollChoice(*choice)
         ok = (choice.second <= state.failed_second and choice.other <= state.failed_other
