@@ -25,6 +25,7 @@ from typing import Any
 from .dist import Dist, Kernel
 from .errors import InputError
 from .limits import work_meter
+from .checks import is_whole
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,7 @@ def iterate(count: Dist, kernel: Kernel, start: Dist | Any) -> Dist:
     """
     if not isinstance(count, Dist):
         raise InputError(f"a repeat count must be a Dist over whole numbers (e.g. Dist.constant(3)), not {count!r}")
-    bad = [n for n in count.support() if isinstance(n, bool) or not isinstance(n, int) or n < 0]
+    bad = [n for n in count.support() if not is_whole(n) or n < 0]
     if bad:
         raise InputError(f"a repeat count must be a whole number 0 or more, not {bad[0]!r}")
     memo: dict = {}

@@ -16,6 +16,7 @@ from ..core import Dist, InputError, check_size
 from ..core.limits import state_units, weights_note
 from ..core.checks import count as check_count
 from .die import check_die
+from ..core.checks import is_exact
 
 
 def successes(n: int, p: Any) -> Dist:
@@ -109,7 +110,7 @@ def keep_lowest(n: int, die: Dist, keep: int) -> Dist:
 def _check_keep(n: int, keep: int, die: Dist) -> None:
     check_count(n, "number of dice")
     check_count(keep, "number of dice kept")
-    if any(isinstance(f, bool) or not isinstance(f, (int, Fraction)) for f in check_die(die).support()):
+    if any(not is_exact(f) for f in check_die(die).support()):
         raise InputError(f"keeping dice adds their faces: the die's faces must be numbers, not {die.support()!r}")
     if keep > n:
         raise InputError(f"cannot keep {keep} dice out of {n}")

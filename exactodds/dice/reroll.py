@@ -15,6 +15,7 @@ from ..core.limits import state_units, weights_note
 from ..core.checks import count as check_count
 from ..core.checks import exact_number, probability
 from .die import Target, check_die, check_target, d
+from ..core.checks import is_exact
 
 
 class Roll(NamedTuple):
@@ -104,7 +105,7 @@ def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> 
     """
     depth = check_count(depth, "explosion depth")
     check_die(die)
-    if any(isinstance(f, bool) or not isinstance(f, (int, Fraction)) for f in die.support()):
+    if any(not is_exact(f) for f in die.support()):
         raise InputError(f"an exploding die adds its rolls: its faces must be numbers, not {die.support()!r}")
     check_size(depth * len(die) ** 2, f"an exploding die to depth {depth}")
     faces = {max(die.support())} if faces is None else _faces(faces)

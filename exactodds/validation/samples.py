@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..core import Dist, InputError
+from ..core.checks import is_whole
 
 MAX_LINE_CHARS = 1_000_000
 """Longest line read from a sample file (a longer one is refused, never loaded whole)."""
@@ -155,7 +156,7 @@ class OutcomeIndex:
                 raise InputError(f"outcomes {self.by_key[k]!r} and {x!r} are written the same way "
                                  f"({', '.join(k)}); they cannot be told apart in a sample file")
             self.by_key[k] = x
-        self.numeric = all(isinstance(x, int) and not isinstance(x, bool) for x in dist.support())
+        self.numeric = all(is_whole(x) for x in dist.support())
 
     def label(self, key: tuple[str, ...]) -> str:
         """A text label for a key (an impossible outcome's name)."""
@@ -257,7 +258,7 @@ def _count(value: Any, source: str, where: str) -> int:
             value = int(text)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if not is_whole(value) or value < 0:
         raise InputError(f"{source}: {where}: count {shown!r} is not a whole number 0 or more")
     if value > MAX_COUNT:
         raise InputError(f"{source}: {where}: count {shown!r} is more than {MAX_COUNT:,} samples")

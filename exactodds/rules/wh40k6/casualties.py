@@ -21,6 +21,7 @@ from ...dice import Target
 from ..allocation import AllocModel, Damage, Recipient, UnitState, closest_first, wound_kernel
 from ..common import best_save, majority, whole_number
 from .units import Melee, Model, Unit, require_type
+from ...core.checks import is_whole
 
 LOOK_OUT_SIR_ROLL = Target.at_least(4)
 """Seed, "Attention, Chef": "Sur un 4+, la tentative réussit. La blessure est
@@ -87,7 +88,7 @@ def check_focus_fire(value: int | None) -> int | None:
     """``value`` if it is a Focus Fire cover value 2 to 6 (or None)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value not in FOCUS_FIRE_VALUES:
+    if not is_whole(value) or value not in FOCUS_FIRE_VALUES:
         raise InputError(f"focus fire {value!r} is not allowed: declare a cover value from 2 (2+) to 6 (6+)")
     return value
 
