@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
 from ..allocation import AllocModel, Damage, Recipient, UnitState, closest_first, wound_kernel
-from ..common import best_save, majority, whole_number
+from ...core.checks import whole_number
+from ..common import best_save, majority
 from .units import Melee, Model, Unit, require_type
 from ...core.checks import is_whole
 
