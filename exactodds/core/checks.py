@@ -11,7 +11,9 @@ All of them are O(1) (:func:`exact_number` parses a short string at most).
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
+from itertools import accumulate
 from numbers import Rational
 from typing import Any
 
@@ -79,3 +81,53 @@ def probability(value: Any, what: str) -> Fraction:
     if not 0 <= q <= 1:
         raise InputError(f"{what} must be a probability from 0 to 1, not {q}")
     return q
+
+
+# ------------------------------------------------------------------ text read from files
+MAX_NUMBER_DIGITS = 30
+"""Longest whole number accepted in a file (TOML, CSV, JSON): far beyond any count of dice
+or samples; a longer one is a typo or an attack (converting thousands of digits is refused
+by Python, and costs time quadratic in the digits)."""
+
+MAX_NESTING = 32
+"""Deepest nesting of arrays, tables and dotted keys accepted in a file: the project's files
+nest 3 deep; parsers recurse, so a deeper file could exhaust the stack or the memory."""
+
+_LONG_NUMBER = re.compile(r"(?<![.\d])\d{%d,}" % (MAX_NUMBER_DIGITS + 1), re.ASCII)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def long_number(text: str) -> tuple[int, int] | None:
+    """``(position, digits)`` of the first run of more than :data:`MAX_NUMBER_DIGITS`
+    ASCII digits in ``text`` that is not a decimal fraction's tail, or None. One regex
+    pass, O(len)."""
+    m = _LONG_NUMBER.search(text)
+    return (m.start(), len(m.group())) if m else None
+
+
+def too_long_number(digits: int) -> str:
+    """The message part for a number of ``digits`` digits."""
+    return f"a number of {digits:,} digits is far too large (at most {MAX_NUMBER_DIGITS} digits)"
+
+
+def bracket_depth(text: str) -> int:
+    """The nesting of ``[`` and ``{`` in ``text``, counted up to :data:`MAX_NESTING` + 1
+    (deeper is reported as that). Strings are not skipped: strip them first. O(len) in C,
+    plus O(brackets) when there are more than :data:`MAX_NESTING` of them, stopping at
+    the first too deep."""
+    only = _NOT_BRACKET.sub("", text)
+    opens = only.count("[") + only.count("{")
+    if opens <= MAX_NESTING:
+        return opens
+    depth = 0
+    for depth in accumulate(map(_STEP.__getitem__, only)):
+        if depth > MAX_NESTING:
+            break
+    return depth
+
+
+def deep_nesting(depth: int, of: str) -> str:
+    """The message part for ``of`` (e.g. "arrays and tables") nested ``depth`` levels deep."""
+    shown = f"more than {MAX_NESTING}" if depth > MAX_NESTING else f"{depth}"
+    return f"{of} nested {shown} levels deep (at most {MAX_NESTING})"
