@@ -485,8 +485,8 @@ def _check_recipients(shot: Shot) -> None:
     fighters = len(shot.impair_candidates) + 1
     outcomes = (shot.dice + 1) * fighters if shot.parity_check else shot.dice + 1
     bits = shot.dice * (SIDES ** (2 if shot.rerolls.rule != "none" else 1)).bit_length() + fighters.bit_length()
-    check_size(state_units(outcomes, bits),
-               f"the hits of {shot.dice} dice among {fighters} possible recipients{weights_note(outcomes, bits)}")
+    among = f" among {fighters} possible recipients" if shot.parity_check else ""
+    check_size(state_units(outcomes, bits), f"the hits of {shot.dice} dice{among}{weights_note(outcomes, bits)}")
 
 
 # ----------------------------------------------------------------- results
