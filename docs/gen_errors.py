@@ -69,18 +69,23 @@ shots = 1
 """
 
 
-def _horde() -> str:
-    """A 1,000-model Horus Heresy attacker: 13 weapons fired at 10 BS values, 125 fire groups."""
+def horde_toml(counts: list[int], bs: list[int] | None = None) -> str:
+    """A Horus Heresy attacker: one line of ``counts[i]`` models at ``bs[i]`` (default 4) per
+    entry, firing 13 weapons in turn (also used by tests/test_torture.py)."""
     lines = ['name = "Horde"', ""]
-    for i in range(125):
-        lines += ["[[models]]", f'name = "line {i}"', "count = 8", f"bs = {1 + i // 13}", f'weapon = "w{i % 13}"', ""]
+    for i, c in enumerate(counts):
+        lines += ["[[models]]", f'name = "line {i}"', f"count = {c}", f"bs = {bs[i] if bs else 4}",
+                  f'weapon = "w{i % 13}"', ""]
     for i in range(13):
-        lines += [f"[weapons.w{i}]", "firepower = 1", f"strength = {4 + i % 4}", f"ap = {2 + i % 4}", "damage = 1", ""]
+        lines += [f"[weapons.w{i}]", "firepower = 1", f"strength = {4 + i % 4}", f"ap = {2 + i % 4}",
+                  "damage = 1", ""]
     return "\n".join(lines)
 
 
-_CHAMPIONS = """name = "Twenty champions"
+CHAMPIONS_TOML = """name = "Twenty champions"
 leadership = 7
+cool = 7
+
 [[models]]
 name = "Champion"
 count = 20
@@ -171,7 +176,7 @@ CASES: list[Case] = [
     Case("Bounded work", "a huge Hell Dorado roll", ["hd", "shoot", "--dice", "20000", "--target-def", "4"]),
     Case("Bounded work", "a 1,000-model attacker in 125 fire groups",
          ["hh3", "shoot", "--attacker", "horde.toml", "--target", "champions.toml"],
-         files={"horde.toml": _horde().encode(), "champions.toml": _CHAMPIONS.encode()}),
+         files={"horde.toml": horde_toml([8] * 125, [1 + i // 13 for i in range(125)]).encode(), "champions.toml": CHAMPIONS_TOML.encode()}),
     Case("Bounded work", "a fight outgrowing its estimate (stopped as it runs)",
          ["--max-states", "100000", "40k6", "fight", "--attacker", "mixed.toml", "--defender", "mixed.toml",
           "--attacker-charged"], files={"mixed.toml": _mixed_unit().encode()}),

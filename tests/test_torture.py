@@ -13,6 +13,7 @@ used to run for minutes or run out of memory, and their near neighbours.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import resource
@@ -146,28 +147,13 @@ def test_hell_dorado_many_engaged_fighters_answers():
 
 
 # ------------------------------------------------------------------ Horus Heresy
-def _horde(counts: list[int], bs: list[int] | None = None) -> str:
-    lines = ['name = "Horde"', ""]
-    for i, c in enumerate(counts):
-        lines += ["[[models]]", f'name = "line {i}"', f"count = {c}", f"bs = {bs[i] if bs else 4}",
-                  f'weapon = "w{i % 13}"', ""]
-    for i in range(13):
-        lines += [f"[weapons.w{i}]", "firepower = 1", f"strength = {4 + i % 4}", f"ap = {2 + i % 4}",
-                  "damage = 1", ""]
-    return "\n".join(lines)
-
-
-_TARGET = """name = "Twenty champions"
-leadership = 7
-cool = 7
-
-[[models]]
-name = "Champion"
-count = 20
-toughness = 5
-wounds = 5
-save = 3
-"""
+def _gen_errors():  # type: ignore[no-untyped-def]
+    """docs/gen_errors.py, which also documents the 1,000-model attacker and its target."""
+    spec = importlib.util.spec_from_file_location("gen_errors_torture", ROOT / "docs" / "gen_errors.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[spec.name] = module  # type: ignore[union-attr]  # dataclasses look their module up there
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
 
 
 @pytest.mark.parametrize("counts, bs", [
@@ -177,8 +163,9 @@ save = 3
     ([139] + [13] * 12, None),                                   # every group under the limit, not their sum
 ])
 def test_hh3_thousand_model_attacker_is_refused_at_once(tmp_path, counts, bs):
-    (tmp_path / "horde.toml").write_text(_horde(counts, bs))
-    (tmp_path / "target.toml").write_text(_TARGET)
+    gen = _gen_errors()
+    (tmp_path / "horde.toml").write_text(gen.horde_toml(counts, bs))
+    (tmp_path / "target.toml").write_text(gen.CHAMPIONS_TOML)
     too_large(run("hh3", "shoot", "--attacker", str(tmp_path / "horde.toml"),
                   "--target", str(tmp_path / "target.toml")))
 
