@@ -26,6 +26,7 @@ import io
 import json
 import re
 import sys
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -46,8 +47,8 @@ MAX_COUNT = 10**12
 MAX_IMPOSSIBLE_KINDS = 20
 """How many distinct impossible outcomes are kept by name; further ones are only counted."""
 
-PROGRESS_MIN_BYTES = 20 * 1024 * 1024
-"""Files at least this large show a progress bar (when standard error is a terminal)."""
+PROGRESS_AFTER_SECONDS = 2.0
+"""A file still being read after this long shows a progress bar (when standard error is a terminal)."""
 
 COUNT = "count"
 OUTCOME = "outcome"
@@ -104,7 +105,8 @@ def canonical_text(text: str) -> str:
     Raises a ValueError for a number of more than 30 digits or arrays nested more than
     32 deep (the readers turn it into a one-line error naming the line)."""
     s = text.strip()
-    _check_text(s)
+    if len(s) > MAX_NUMBER_DIGITS:  # shorter text can hold neither a long number nor deep nesting
+        _check_text(s)
     if _INT.fullmatch(s):
         return str(int(s))
     if _FLOAT.fullmatch(s):
@@ -446,19 +448,18 @@ def read_samples(source: str | Path | IO[str], dist: Dist, fmt: str = "auto",
     except OSError as e:
         raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None
     with handle:
-        bar_size = size if progress and size >= PROGRESS_MIN_BYTES and sys.stderr.isatty() else None
+        bar_size = size if progress and sys.stderr.isatty() else None
         return _read_stream(handle, str(path), fmt, index, bar_size)
 
 
 def _lines(handle: IO[str], source: str, bar_size: int | None) -> Iterator[str]:
-    """The file's lines, refusing any longer than :data:`MAX_LINE_CHARS` (never loads one whole)."""
-    bar = None
-    if bar_size is not None:
-        import click
+    """The file's lines, refusing any longer than :data:`MAX_LINE_CHARS` (never loads one whole).
 
-        bar = click.progressbar(length=bar_size, label=f"reading {source}", file=sys.stderr)
-        bar.__enter__()
-    done = pending = 0
+    With ``bar_size`` (the file's size), a progress bar appears on standard error once
+    reading has taken :data:`PROGRESS_AFTER_SECONDS` (the clock is read once per MB)."""
+    bar = None
+    started = time.monotonic()
+    done = pending = read = 0
     try:
         while True:
             try:
@@ -474,10 +475,18 @@ def _lines(handle: IO[str], source: str, bar_size: int | None) -> Iterator[str]:
                                  "a sample file has one short outcome per line")
             if "\x00" in line:
                 raise InputError(f"{source}: line {done} contains NUL bytes; a text file was expected")
-            if bar is not None:
+            if bar_size is not None:
                 pending += len(line)
                 if pending >= 1 << 20:
-                    bar.update(pending)
+                    read += pending
+                    if bar is None and time.monotonic() - started >= PROGRESS_AFTER_SECONDS:
+                        import click
+
+                        bar = click.progressbar(length=bar_size, label=f"reading {source}", file=sys.stderr)
+                        bar.__enter__()
+                        bar.update(read - pending)
+                    if bar is not None:
+                        bar.update(pending)
                     pending = 0
             yield line
     finally:
@@ -565,7 +574,8 @@ def _read_jsonl(lines: Iterator[str], counter: _Counter) -> None:
         if not text:
             continue
         try:
-            _check_text(text)
+            if len(text) > MAX_NUMBER_DIGITS:
+                _check_text(text)
             value = json.loads(text, parse_float=_JsonFloat)
         except _TextTooLarge as e:
             raise InputError(f"{source}: line {line_no}: {e}") from None
