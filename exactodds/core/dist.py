@@ -26,6 +26,9 @@ from .limits import _meter, charge, check_size, state_units, weights_note
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
 
+_SMALL_WORK = 4096
+"""Work below this many states is never checked against the limit on the hot paths."""
+
 MAX_DRAWS = 100_000_000
 """At most this many draws in one :meth:`Dist.sample` call (the list alone would take gigabytes)."""
 
@@ -343,8 +346,14 @@ class Dist:
         if not isinstance(other, Dist):
             other = Dist.constant(other)
         _callable(op, "combine")
+        # a quadratic step: |X| |Y| products of weights below the product of the denominators
+        terms, bits = len(self._weights) * len(other._weights), self._total.bit_length() + other._total.bit_length()
+        units = state_units(terms, bits)
+        if units > _SMALL_WORK:  # small steps skip the message and the limit's lookup
+            check_size(units, f"combining {len(self._weights):,} outcomes with {len(other._weights):,}"
+                              f"{weights_note(terms, bits).replace(' outcomes', ' products')}")
         if _meter.get() is not None:
-            charge(len(self._weights) * len(other._weights), self._total.bit_length() + other._total.bit_length())
+            charge(terms, bits)
         out: dict = {}
         for x, w in self._weights.items():
             for y, v in other._weights.items():
