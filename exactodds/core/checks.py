@@ -22,7 +22,7 @@ from .errors import InputError
 
 def is_whole(value: object) -> bool:
     """Whether ``value`` is an ``int`` and not a ``bool``."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    return value.__class__ is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def is_exact(value: object) -> bool:

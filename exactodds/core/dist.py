@@ -101,7 +101,7 @@ class Dist:
                 x, w = pair
             except (TypeError, ValueError):
                 raise InputError(f"weights must be a mapping or (outcome, weight) pairs, not {pair!r}") from None
-            if not is_whole(w):
+            if w.__class__ is not int and not is_whole(w):  # the common case without a call
                 raise InputError(f"weight of outcome {x!r} must be an integer, not {w!r}")
             if w < 0:
                 raise InputError(f"weight of outcome {x!r} is negative ({w})")
@@ -321,14 +321,16 @@ class Dist:
         _callable(kernel, "then")
         parts = []
         lcm = 1
+        terms = 0
         for x, w in self._weights.items():
             d = kernel(x)
             if not isinstance(d, Dist):
                 d = Dist.constant(d)
             parts.append((w, d))
             lcm = math.lcm(lcm, d._total)
+            terms += len(d._weights)
         if _meter.get() is not None:  # the multiply-adds below, counted when a work meter runs
-            charge(sum(len(d._weights) for _, d in parts), self._total.bit_length() + lcm.bit_length())
+            charge(terms, self._total.bit_length() + lcm.bit_length())
         out: dict = {}
         for w, d in parts:
             scale = w * (lcm // d._total)

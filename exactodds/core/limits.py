@@ -147,7 +147,8 @@ def work_meter(what: str) -> Iterator[None]:
     if _meter.get() is not None:
         yield
         return
-    token = _meter.set([0, max_states(), what])
+    limit = max_states()
+    token = _meter.set([0, limit, what, WORK_PER_STATE * limit])  # work done, limit, what, work allowed
     try:
         yield
     finally:
@@ -160,8 +161,8 @@ def charge(terms: int, weight_bits: int = 0) -> None:
     meter = _meter.get()
     if meter is None:
         return
-    meter[0] += state_units(terms, weight_bits)
-    if meter[0] > WORK_PER_STATE * meter[1]:
+    meter[0] += terms * (1 + (weight_bits - 1) // WEIGHT_UNIT_BITS if weight_bits > WEIGHT_UNIT_BITS else 1)
+    if meter[0] > meter[3]:
         check_size(-(-meter[0] // WORK_PER_STATE), f"{meter[2]} (counted as it ran)")
 
 
