@@ -120,11 +120,13 @@ def bracket_depth(text: str) -> int:
     opens = only.count("[") + only.count("{")
     if opens <= MAX_NESTING:
         return opens
-    depth = 0
+    deepest = 0
     for depth in accumulate(map(_STEP.__getitem__, only)):
-        if depth > MAX_NESTING:
-            break
-    return depth
+        if depth > deepest:
+            deepest = depth
+            if depth > MAX_NESTING:
+                break
+    return deepest
 
 
 def deep_nesting(depth: int, of: str) -> str:
