@@ -9,6 +9,13 @@ so it holds for the current thread or task only (a sweep's workers, a Dask
 task and a notebook cell each see their own), and there is no process-global
 mutable state to reset.
 
+Where no cheap estimate is tight, :func:`work_meter` counts the work as it
+grows (the terms of every kernel application and every product of two
+distributions, weighted by their bits, :func:`charge`) and stops it with the
+same :class:`TooLargeError` once it passes :data:`WORK_PER_STATE` units per
+state of the limit. Pipelines run under a meter; so do the rules whose state
+spaces outgrow their estimates (a 40K fight, a Horus Heresy attack).
+
 An exact answer can be small in states yet huge in digits (the 10,001
 probabilities of 10,000 dice at 4+ share a 3,011-digit denominator), and
 writing exact fractions as text costs time quadratic in their digits. So
