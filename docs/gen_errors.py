@@ -324,8 +324,9 @@ steps, split by Look Out, Sir and Instant Death), the work is also counted as
 it runs (each kernel's and each convolution's terms, weighted by their bits)
 and stopped with the same message, marked "counted as it ran", once it
 passes twice the limit in such terms (measured: about 1.8 us a term in the
-40K fight and 4.4 us in the Horus Heresy attack, so at most about 7 s and
-18 s before the refusal).
+40K fight and 4.4 us in the Horus Heresy attack on a quiet machine, so about
+7 s and 18 s before the refusal; these are the only refusals that come after
+some of the work rather than within a second).
 
 Measured on the development machine (2 cores shared with other jobs), wall
 time of the whole command, Python's start-up (about 0.1 s) included. "Before"
@@ -346,6 +347,7 @@ already fast):
 | `hd shoot --dice 120 --target-def 4` with 30 `--engaged-def` | | answered in 0.24 s |
 | `40k6 fight`, two units of 10 models with 3 Attacks and 2 Wounds | | answered in 0.12 s |
 | `40k6 fight`, ten one-model lines each side (Look Out, Sir, Instant Death, every Initiative) | | answered in 4.9 s, 98 MB |
+| the same with twelve or fourteen lines each side | | stopped as it ran after 9.7 to 11.7 s (load average 5), 140 to 320 MB |
 
 Files are checked before they are parsed: TOML nested more than 32 levels
 deep (arrays, tables and dotted keys together), JSON lines nested more than 32
