@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from fractions import Fraction
 from typing import Any
 
 from ..core import Dist, InputError, check_size

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from ..core import Dist, InputError, check_size
 from ..core.limits import state_units, weights_note
 from ..core.checks import count as check_count
-from ..core.checks import exact_number, probability
+from ..core.checks import probability
 from .die import Target, check_die, check_target, d
 from ..core.checks import is_exact
 
