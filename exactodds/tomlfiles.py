@@ -16,12 +16,16 @@ Typical use in a profile loader::
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .core import InputError
+from .core.checks import MAX_NESTING, bracket_depth, deep_nesting, long_number, too_long_number
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 
@@ -29,17 +33,43 @@ _TYPE_NAMES = {int: "a whole number", str: "text", bool: "true or false", list: 
                dict: "a table", float: "a number"}
 
 
-def load_toml(path: str | Path) -> dict:
-    """Parse a TOML file; a missing, binary, huge or malformed file is an InputError."""
-    p = Path(path)
+def file_path(path: str | Path, kind: str) -> Path:
+    """``path`` as a Path to an existing regular file, ``~`` expanded; else an InputError
+    naming the file: a NUL byte in the name, ``~`` with no home directory, a missing or
+    unreadable file, a folder, a device or a pipe (which could be endless or block).
+    ``kind`` names what was expected ("a TOML file"). One ``stat``."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"a file name must be text, not {path!r:.60}")
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        raise InputError(f"a file name must be text, not {text!r:.60}")
+    if "\x00" in text:
+        raise InputError(f"{text!r:.80}: a file name cannot contain a NUL byte")
+    p = Path(text)
+    if text.startswith("~"):
+        try:
+            p = p.expanduser()
+        except RuntimeError:
+            raise InputError(f"{text}: cannot expand '~': no home directory is known "
+                             "(set HOME, or give the full path)") from None
     try:
-        size = p.stat().st_size
+        mode = p.stat().st_mode
     except OSError as e:
         raise InputError(f"{p}: cannot read the file ({e.strerror or e})") from None
-    if p.is_dir():
-        raise InputError(f"{p}: is a folder, not a TOML file")
-    if not p.is_file():  # a device (/dev/zero), a pipe: could be endless or block
-        raise InputError(f"{p}: is not a regular file (a TOML file was expected)")
+    except ValueError as e:  # a name the system cannot take at all
+        raise InputError(f"{p}: cannot read the file ({e})") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{p}: is a folder, not {kind}")
+    if not stat.S_ISREG(mode):
+        raise InputError(f"{p}: is not a regular file (a device or a pipe); {kind} was expected")
+    return p
+
+
+def load_toml(path: str | Path) -> dict:
+    """Parse a TOML file; a missing, binary, huge, too deeply nested or malformed file is an
+    InputError (see :func:`file_path` and :func:`check_toml_text`)."""
+    p = file_path(path, "a TOML file")
+    size = p.stat().st_size
     if size > MAX_FILE_BYTES:
         raise InputError(f"{p}: {size:,} bytes is too large for a TOML file (limit {MAX_FILE_BYTES:,})")
     try:
@@ -54,12 +84,40 @@ def load_toml(path: str | Path) -> dict:
         raise InputError(f"{p}: is not a UTF-8 text file (a TOML file was expected)") from None
     if "\x00" in text:
         raise InputError(f"{p}: contains NUL bytes; a TOML text file was expected")
+    check_toml_text(text, p)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{p}: invalid TOML: {e}") from None
     except RecursionError:  # tomllib parses nested arrays/tables recursively
         raise InputError(f"{p}: invalid TOML: arrays or tables nested too deeply") from None
+
+
+_TOML_STRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+_TOML_HEADER = re.compile(r"^[ \t]*\[\[?([^\]\n]*)", re.MULTILINE)
+_TOML_KEY = re.compile(r"(?:^|[{,])[ \t]*([A-Za-z0-9_\-. \t]+?)[ \t]*=", re.MULTILINE)
+
+
+def check_toml_text(text: str, path: str | Path) -> None:
+    """Refuse, before parsing, TOML nested deeper than :data:`~exactodds.core.checks.MAX_NESTING`
+    (arrays, inline tables, table headers and dotted keys added up) or holding a whole number
+    of more than :data:`~exactodds.core.checks.MAX_NUMBER_DIGITS` digits. Strings and comments
+    are blanked first (newlines kept, so line numbers hold). A few regex passes in C: O(size),
+    milliseconds for the largest file accepted."""
+    def blank(m: re.Match) -> str:
+        return '""' + "\n" * m.group().count("\n")
+
+    code = _TOML_STRINGS.sub(blank, text)
+    found = long_number(code)
+    if found is not None:
+        line = code.count("\n", 0, found[0]) + 1
+        raise InputError(f"{path}: line {line}: {too_long_number(found[1])}")
+    headers = max((m.group(1).count(".") + 1 for m in _TOML_HEADER.finditer(code)), default=0)
+    keys = max((m.group(1).count(".") + 1 for m in _TOML_KEY.finditer(code)), default=0)
+    depth = headers + keys + bracket_depth(_TOML_HEADER.sub("", code))
+    if depth > MAX_NESTING:
+        raise InputError(f"{path}: {deep_nesting(depth, 'arrays, tables and dotted keys')}; "
+                         "a profile or query nests a few levels")
 
 
 def _must_be_table(table: Any, path: str | Path, where: str) -> None:

@@ -16,14 +16,18 @@ import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from numbers import Rational
 from typing import Any, TypeVar
 
+from .checks import count as check_count
+from .checks import exact_number, is_whole
 from .errors import InputError
-from .limits import check_size, state_units, weights_note
+from .limits import _meter, charge, check_size, state_units, weights_note
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
+
+_SMALL_WORK = 4096
+"""Work below this many states is never checked against the limit on the hot paths."""
 
 MAX_DRAWS = 100_000_000
 """At most this many draws in one :meth:`Dist.sample` call (the list alone would take gigabytes)."""
@@ -43,18 +47,6 @@ def _reduce(weights: dict, total: int) -> tuple[dict, int]:
         weights = {x: w // g for x, w in weights.items()}
         total //= g
     return weights, total
-
-
-def _as_fraction(p: Any, what: str) -> Fraction:
-    if isinstance(p, bool) or not isinstance(p, (int, Rational, str)):
-        raise InputError(
-            f"{what} must be an exact number (int, Fraction or 'a/b' string), "
-            f"not {p!r}; floats are refused because they are not exact"
-        )
-    try:
-        return Fraction(p)
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{what} {p!r} is not a valid fraction") from None
 
 
 class Dist:
@@ -110,7 +102,7 @@ class Dist:
                 x, w = pair
             except (TypeError, ValueError):
                 raise InputError(f"weights must be a mapping or (outcome, weight) pairs, not {pair!r}") from None
-            if isinstance(w, bool) or not isinstance(w, int):
+            if w.__class__ is not int and not is_whole(w):  # the common case without a call
                 raise InputError(f"weight of outcome {x!r} must be an integer, not {w!r}")
             if w < 0:
                 raise InputError(f"weight of outcome {x!r} is negative ({w})")
@@ -129,7 +121,7 @@ class Dist:
         """A distribution from exact probabilities that must sum to exactly 1."""
         if not isinstance(probs, Mapping):
             raise InputError(f"probabilities must be a mapping {{outcome: probability}}, not {probs!r}")
-        fr = {_hashable(x): _as_fraction(p, f"probability of {x!r}") for x, p in probs.items()}
+        fr = {_hashable(x): exact_number(p, f"probability of {x!r}") for x, p in probs.items()}
         for x, p in fr.items():
             if p < 0:
                 raise InputError(f"probability of {x!r} is negative ({p})")
@@ -151,7 +143,7 @@ class Dist:
     @classmethod
     def bernoulli(cls, p: Any, success: Any = 1, failure: Any = 0) -> Dist:
         """``success`` with probability ``p``, else ``failure``."""
-        p = _as_fraction(p, "p")
+        p = exact_number(p, "p")
         if not 0 <= p <= 1:
             raise InputError(f"p must be between 0 and 1, not {p}")
         d = p.denominator
@@ -171,8 +163,8 @@ class Dist:
         integer by a small one, i.e. time linear in the size of the answer,
         O(n^2 log den) bit operations; no convolution.
         """
-        n = _check_count(n, "n")
-        p = _as_fraction(p, "p")
+        n = check_count(n, "n")
+        p = exact_number(p, "p")
         if not 0 <= p <= 1:
             raise InputError(f"p must be between 0 and 1, not {p}")
         if p == 0 or p == 1 or n == 0:
@@ -266,7 +258,7 @@ class Dist:
 
     def ppf(self, q: Any) -> Any:
         """The smallest outcome x with P(X <= x) >= q (quantile function)."""
-        q = _as_fraction(q, "q")
+        q = exact_number(q, "q")
         if not 0 <= q <= 1:
             raise InputError(f"q must be between 0 and 1, not {q}")
         acc = 0
@@ -330,12 +322,16 @@ class Dist:
         _callable(kernel, "then")
         parts = []
         lcm = 1
+        terms = 0
         for x, w in self._weights.items():
             d = kernel(x)
             if not isinstance(d, Dist):
                 d = Dist.constant(d)
             parts.append((w, d))
             lcm = math.lcm(lcm, d._total)
+            terms += len(d._weights)
+        if _meter.get() is not None:  # the multiply-adds below, counted when a work meter runs
+            charge(terms, self._total.bit_length() + lcm.bit_length())
         out: dict = {}
         for w, d in parts:
             scale = w * (lcm // d._total)
@@ -353,6 +349,14 @@ class Dist:
         if not isinstance(other, Dist):
             other = Dist.constant(other)
         _callable(op, "combine")
+        # a quadratic step: |X| |Y| products of weights below the product of the denominators
+        terms, bits = len(self._weights) * len(other._weights), self._total.bit_length() + other._total.bit_length()
+        units = state_units(terms, bits)
+        if units > _SMALL_WORK:  # small steps skip the message and the limit's lookup
+            check_size(units, f"combining {len(self._weights):,} outcomes with {len(other._weights):,}"
+                              f"{weights_note(terms, bits).replace(' outcomes', ' products')}")
+        if _meter.get() is not None:
+            charge(terms, bits)
         out: dict = {}
         for x, w in self._weights.items():
             for y, v in other._weights.items():
@@ -385,7 +389,7 @@ class Dist:
         O(log n) convolutions; each costs O(|A| |B|) for the supports in
         play (for integer outcomes on a range of width w: O((n w)^2) in all).
         """
-        n = _check_count(n, "n")
+        n = check_count(n, "n")
         # the last convolution pairs about half of the final outcomes with the other half:
         # (final / 2)^2 multiply-adds of weights below den^n (final <= n (k-1) + 1 for k
         # equally spaced outcomes, at most C(n+k-1, k-1) in general)
@@ -459,7 +463,7 @@ class Dist:
         Exact: each draw picks an integer uniformly below the denominator and
         locates it in the cumulative weights (O(log k) per draw).
         """
-        n = _check_count(n, "n")
+        n = check_count(n, "n")
         if n > MAX_DRAWS:  # a list of n draws: O(n) time and memory
             raise InputError(f"{n:,} draws is more than {MAX_DRAWS:,} in one call; draw in several calls "
                              "with different seeds")
@@ -532,7 +536,7 @@ def _add(x: Any, y: Any) -> Any:
 
 def _equally_spaced(weights: dict) -> bool:
     """Whether the outcomes are integers at equal steps (their sums then fill a range)."""
-    xs = sorted(weights) if all(isinstance(x, int) and not isinstance(x, bool) for x in weights) else None
+    xs = sorted(weights) if all(is_whole(x) for x in weights) else None
     if xs is None:
         return False
     return len({b - a for a, b in zip(xs, xs[1:])}) <= 1
@@ -559,14 +563,6 @@ def _iterable(xs: Any, what: str) -> Any:
 def _callable(f: Any, what: str) -> None:
     if not callable(f):
         raise InputError(f"{what} needs a function, not {f!r}")
-
-
-def _check_count(n: Any, what: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise InputError(f"{what} must be a whole number, not {n!r}")
-    if n < 0:
-        raise InputError(f"{what} must be 0 or more, not {n}")
-    return n
 
 
 def _sort_key(x: Any) -> tuple:

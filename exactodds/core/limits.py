@@ -9,6 +9,13 @@ so it holds for the current thread or task only (a sweep's workers, a Dask
 task and a notebook cell each see their own), and there is no process-global
 mutable state to reset.
 
+Where no cheap estimate is tight, :func:`work_meter` counts the work as it
+grows (the terms of every kernel application and every product of two
+distributions, weighted by their bits, :func:`charge`) and stops it with the
+same :class:`TooLargeError` once it passes :data:`WORK_PER_STATE` units per
+state of the limit. Pipelines run under a meter; so do the rules whose state
+spaces outgrow their estimates (a 40K fight, a Horus Heresy attack).
+
 An exact answer can be small in states yet huge in digits (the 10,001
 probabilities of 10,000 dice at 4+ share a 3,011-digit denominator), and
 writing exact fractions as text costs time quadratic in their digits. So
@@ -29,6 +36,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from .checks import is_whole
 from .errors import InputError, TooLargeError
 
 DEFAULT_MAX_STATES = 2_000_000
@@ -71,7 +79,7 @@ def _env_limit(name: str, default: int) -> int:
 
 
 def _checked_limit(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_whole(value) or value < 1:  # type: ignore[operator]
         raise InputError(f"the state limit must be a positive integer, not {value!r}")
     return value
 
@@ -123,6 +131,46 @@ def check_size(estimate: int, what: str) -> None:
             f"{limit:,}; raise it with the environment variable {ENV_VAR} "
             f"(or --max-states) if you have the memory and time"
         )
+
+
+WORK_PER_STATE = 2
+"""How many units of work (multiply-adds of a kernel's terms, see :func:`charge`) one
+state of the limit allows: a state is created, then combined with a handful of others by
+each later step. Calibrated so that work refused by the meter is stopped within seconds."""
+
+_meter: ContextVar[list | None] = ContextVar("exactodds_work_meter", default=None)
+
+
+@contextmanager
+def work_meter(what: str) -> Iterator[None]:
+    """Count the work done inside the block (:func:`charge`), and stop it with a
+    :class:`TooLargeError` naming ``what`` as soon as it exceeds
+    :data:`WORK_PER_STATE` units per state of the limit. For computations whose size
+    cannot be estimated tightly beforehand (a fight's states over its Initiative steps,
+    allocation with Look Out, Sir...): the estimate refuses what is surely too big before
+    the work, the meter stops the rest as it grows. A meter inside another one adds to the
+    outer one (the whole question is bounded, not each part). Context-local, like
+    :func:`state_limit`. O(1) per charge."""
+    if _meter.get() is not None:
+        yield
+        return
+    limit = max_states()
+    token = _meter.set([0, limit, what, WORK_PER_STATE * limit])  # work done, limit, what, work allowed
+    try:
+        yield
+    finally:
+        _meter.reset(token)
+
+
+def charge(terms: int, weight_bits: int = 0) -> None:
+    """Count ``terms`` units of work (each a big-integer multiply-add of weights of
+    ``weight_bits`` bits) against the current :func:`work_meter`, if any."""
+    meter = _meter.get()
+    if meter is None:
+        return
+    meter[0] += terms * (1 + (weight_bits - 1) // WEIGHT_UNIT_BITS if weight_bits > WEIGHT_UNIT_BITS else 1)
+    if meter[0] > meter[3]:
+        check_size(-(-meter[0] // WORK_PER_STATE), f"{meter[2]} (counted as it ran)")
 
 
 def decimal_digits(n: int) -> int:

@@ -24,6 +24,8 @@ from typing import Any
 
 from .dist import Dist, Kernel
 from .errors import InputError
+from .limits import work_meter
+from .checks import is_whole
 
 
 @dataclass(frozen=True)
@@ -94,9 +96,11 @@ class Pipeline:
         """Push ``start`` (a Dist, or one certain state) through every step."""
         dist = start if isinstance(start, Dist) else Dist.constant(start)
         stages: dict[str, Dist] = {"start": dist}
-        for step in self.steps:
-            dist = step.apply(dist)
-            stages[step.name] = dist
+        # the whole run is bounded as it grows (see work_meter), inside the caller's meter if any
+        with work_meter(f"the steps {', '.join(self.names[:3])}{', ...' if len(self) > 3 else ''}"):
+            for step in self.steps:
+                dist = step.apply(dist)
+                stages[step.name] = dist
         return Run(dist, stages)
 
     def __call__(self, start: Dist | Any) -> Dist:
@@ -182,7 +186,7 @@ def iterate(count: Dist, kernel: Kernel, start: Dist | Any) -> Dist:
     """
     if not isinstance(count, Dist):
         raise InputError(f"a repeat count must be a Dist over whole numbers (e.g. Dist.constant(3)), not {count!r}")
-    bad = [n for n in count.support() if isinstance(n, bool) or not isinstance(n, int) or n < 0]
+    bad = [n for n in count.support() if not is_whole(n) or n < 0]
     if bad:
         raise InputError(f"a repeat count must be a whole number 0 or more, not {bad[0]!r}")
     memo: dict = {}

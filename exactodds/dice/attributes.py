@@ -62,8 +62,9 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from ..core import Dist, InputError, check_size
-from ..core.limits import state_units
-from ..core.dist import _check_count
+from ..core.limits import state_units, weights_note
+from ..core.checks import count as check_count
+from ..core.checks import is_whole
 
 
 class FaceClasses(NamedTuple):
@@ -107,7 +108,7 @@ def _check_classes(classes: FaceClasses) -> FaceClasses:
     if not isinstance(classes, FaceClasses):
         raise InputError(f"expected FaceClasses, not {type(classes).__name__}")
     for name, w in classes._asdict().items():
-        if isinstance(w, bool) or not isinstance(w, int) or w < 0:
+        if not is_whole(w) or w < 0:
             raise InputError(f"face class weight {name} must be a whole number >= 0, not {w!r}")
     return classes
 
@@ -210,7 +211,7 @@ def attribute_count_table(n: int, classes: FaceClasses) -> list[list[int]]:
     Row recurrence (see the module docstring): O(n) small-integer operations
     per row on O(n log W)-bit integers, O(n^2) operations in all.
     """
-    n = _check_count(n, "number of dice")
+    n = check_count(n, "number of dice")
     w = _check_classes(classes)
     check_size((n + 1) ** 2, f"the joint counts of two attributes over {n} dice")
     if w.neither == 0 and w.first_only == 0:  # every face has the second attribute
@@ -252,7 +253,7 @@ def second_at_least_weights(n: int, classes: FaceClasses, threshold: int) -> lis
     Intermediate coefficients stay below ``(n+1) W^(n+1)`` (when some face
     has the second attribute), which fixes K.
     """
-    n = _check_count(n, "number of dice")
+    n = check_count(n, "number of dice")
     w = _check_classes(classes)
     s = threshold
     if s <= 0:
@@ -288,10 +289,14 @@ def margin_weights(n: int, classes: FaceClasses, threshold: int, width: int) -> 
     packed product, ``2 width - 1`` more rows by the O(n) row recurrence,
     and O(n width) additions.
     """
-    n = _check_count(n, "number of dice")
-    width = _check_count(width, "margin width")
+    n = check_count(n, "number of dice")
+    width = check_count(width, "margin width")
     w = _check_classes(classes)
-    check_size((n + 1) * (2 * width + 2), f"the margin table of {n} dice")
+    # Cost: 2 width + 2 rows of the table plus about 4 more rows built on the way (the tail, the
+    # first count's row twice, the first margin row), n + 1 weights of up to n log2(W) bits each,
+    # and each row costs O(n) products of such weights: O(width n^2 log W) bit operations.
+    rows, bits = (n + 1) * (2 * width + 6), n * (max(w.total, 1) - 1).bit_length()
+    check_size(state_units(rows, bits), f"the margin table of {n} dice{weights_note(n + 1, bits)}")
     s = threshold
     hi = second_at_least_weights(n, w, s + width)
     slices: list[list[int]] = []
@@ -368,8 +373,8 @@ def attribute_count_split(n: int, die: Dist, first: Callable[[Any], bool], secon
     "even" (even >= odd). O(n) packed big-integer operations
     (:func:`second_at_least_weights`), far cheaper than the full joint.
     """
-    n = _check_count(n, "number of dice")
-    if isinstance(at_least, bool) or not isinstance(at_least, int):
+    n = check_count(n, "number of dice")
+    if not is_whole(at_least):
         raise InputError(f"at_least must be a whole number, not {at_least!r}")
     w = FaceClasses.of_die(die, first, second)
     table = margin_weights(n, w, at_least, 0)

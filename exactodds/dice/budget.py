@@ -45,7 +45,9 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from ..core import Dist, InputError, check_size
-from ..core.dist import _check_count
+from ..core.checks import count as check_count
+from ..core.checks import is_whole
+from ..core.limits import state_units
 from .attributes import FaceClasses, _check_classes, attribute_count_table, binomial_row, margin_weights
 
 
@@ -83,7 +85,7 @@ def priority_policy(k: int, first_kind: str) -> Policy:
 
     O(1) per state.
     """
-    k = _check_count(k, "reroll budget")
+    k = check_count(k, "reroll budget")
     if first_kind not in PRIORITIES:
         raise InputError(f"first_kind must be one of {PRIORITIES}, not {first_kind!r}")
 
@@ -118,12 +120,15 @@ def first_roll_states(n: int, classes: FaceClasses, threshold: int, k: int) -> d
 
     Cost: 2k+1 calls of :func:`margin_weights` and O(k^2 n) for the parts.
     """
-    n = _check_count(n, "number of dice")
-    k = _check_count(k, "reroll budget")
+    n = check_count(n, "number of dice")
+    k = check_count(k, "reroll budget")
     w = _check_classes(classes)
     s = threshold
     nb = 2 * k + 2
-    check_size((n + 1) * nb * (k + 1) ** 2, f"the first-roll states of {n} dice with a reroll budget of {k}")
+    # O(n k^3) states plus 2k+1 margin tables of (n + 1) x (2k + 6) rows, all weights below W^n
+    bits = n * (max(w.total, 1) - 1).bit_length()
+    check_size(state_units((n + 1) * nb * (k + 1) ** 2 + (2 * k + 1) * (n + 1) * (2 * k + 6), bits),
+               f"the first-roll states of {n} dice with a reroll budget of {k}")
     groups: dict[tuple[int, int, int], list[int]] = {}  # (successes, g_s, g_o) -> weights by margin bucket
 
     def add(a: int, gs: int, go: int, buckets: list[int], sign: int = 1) -> None:
@@ -204,8 +209,7 @@ class _Fresh:
 
 
 def _check_choice(choice: object, state: BudgetState, k: int) -> RerollChoice:
-    ok = (isinstance(choice, tuple) and len(choice) == 2
-          and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in choice))
+    ok = isinstance(choice, tuple) and len(choice) == 2 and all(is_whole(x) and x >= 0 for x in choice)
     if ok:
         choice = RerollChoice(*choice)  # type: ignore[misc]  # a 2-tuple of whole numbers, checked above
         ok = (choice.second <= state.failed_second and choice.other <= state.failed_other
@@ -223,7 +227,7 @@ def budget_split(n: int, classes: FaceClasses, threshold: int, k: int, policy: P
 
     O(number of states x (k+1)^2) after :func:`first_roll_states`.
     """
-    k = _check_count(k, "reroll budget")
+    k = check_count(k, "reroll budget")
     states = first_roll_states(n, classes, threshold, k)
     fresh = _Fresh(classes, k)
     outcomes = [fresh.outcomes(r) for r in range(k + 1)]
@@ -317,8 +321,8 @@ def optimal_policy(n: int, classes: FaceClasses, k: int, payoffs: Sequence[Thres
     x O(k^2) choices, each valued once per (successes, margin, choice) over
     O(k^2) fresh outcomes; refused above the state limit.
     """
-    n = _check_count(n, "number of dice")
-    k = _check_count(k, "reroll budget")
+    n = check_count(n, "number of dice")
+    k = check_count(k, "reroll budget")
     _check_classes(classes)
     if not payoffs:
         raise InputError("the optimal policy needs at least one payoff to maximise")

@@ -15,13 +15,14 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import Dist, InputError
+from ..core.checks import is_whole
 
 MAX_SIDES = 1000
 
 
 def d(sides: int = 6) -> Dist:
     """The fair die with faces ``1..sides``."""
-    if isinstance(sides, bool) or not isinstance(sides, int) or not 1 <= sides <= MAX_SIDES:
+    if not is_whole(sides) or not 1 <= sides <= MAX_SIDES:
         raise InputError(f"a die has 1 to {MAX_SIDES} sides, not {sides!r}")
     return _die_cache.get(sides) or _die_cache.setdefault(sides, Dist.uniform(range(1, sides + 1)))
 
@@ -52,7 +53,7 @@ class Target:
         _check_sides(self.sides)
         if self.kind not in ("at_least", "auto", "fail"):
             raise InputError(f"a target's kind is 'at_least', 'auto' or 'fail', not {self.kind!r}")
-        if self.kind == "at_least" and (isinstance(self.value, bool) or not isinstance(self.value, int)
+        if self.kind == "at_least" and (not is_whole(self.value)
                                         or not 2 <= self.value <= self.sides):
             raise InputError(f"target {self.value!r}+ is not allowed on a d{self.sides}: use 2+ to {self.sides}+")
 
@@ -60,7 +61,7 @@ class Target:
     def at_least(cls, value: int, sides: int = 6) -> Target:
         """``value+`` on a die of ``sides``: 2 <= value <= sides, else an error."""
         _check_sides(sides)
-        if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= sides:
+        if not is_whole(value) or not 2 <= value <= sides:
             raise InputError(
                 f"target {value!r}+ is not allowed on a d{sides}: use 2+ to {sides}+, "
                 f"'auto' for an automatic success or 'fail' for an automatic failure"
@@ -81,7 +82,7 @@ class Target:
     def clamped(cls, value: int, sides: int = 6) -> Target:
         """A computed threshold: ``value <= 1`` is auto, ``value > sides`` is fail."""
         _check_sides(sides)
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole(value):
             raise InputError(f"a target threshold must be a whole number, not {value!r}")
         if value <= 1:
             return cls.auto(sides)
@@ -95,7 +96,7 @@ class Target:
         if isinstance(text, Target):
             return text
         _check_sides(sides)
-        if isinstance(text, int) and not isinstance(text, bool):
+        if is_whole(text):
             text = f"{text}+"
         if not isinstance(text, str):
             raise InputError(f"{what} must be text like '4+', not {text!r}")
@@ -144,7 +145,7 @@ def success(die: Dist, target: Target) -> Dist:
 
 
 def _check_sides(sides: Any) -> int:
-    if isinstance(sides, bool) or not isinstance(sides, int) or not 1 <= sides <= MAX_SIDES:
+    if not is_whole(sides) or not 1 <= sides <= MAX_SIDES:
         raise InputError(f"a die has 1 to {MAX_SIDES} sides, not {sides!r}")
     return sides
 

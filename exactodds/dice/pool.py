@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from fractions import Fraction
 from typing import Any
 
 from ..core import Dist, InputError, check_size
 from ..core.limits import state_units, weights_note
-from ..core.dist import _check_count
+from ..core.checks import count as check_count
 from .die import check_die
+from ..core.checks import is_exact
 
 
 def successes(n: int, p: Any) -> Dist:
@@ -40,7 +40,7 @@ def pool_counts(n: int, die: Dist, order: Sequence[Hashable] | None = None) -> D
     ``a`` is ``n!/(a_1!...a_k!) * prod w_i^a_i`` over ``W^n``; cost
     O(C(n+k-1, k-1) * k) big-integer products (refused above the state limit).
     """
-    n = _check_count(n, "number of dice")
+    n = check_count(n, "number of dice")
     check_die(die)
     if order is not None and (isinstance(order, (str, bytes)) or not isinstance(order, Sequence)):
         raise InputError(f"order must be a list of the die's categories, not {order!r}")
@@ -107,9 +107,9 @@ def keep_lowest(n: int, die: Dist, keep: int) -> Dist:
 
 
 def _check_keep(n: int, keep: int, die: Dist) -> None:
-    _check_count(n, "number of dice")
-    _check_count(keep, "number of dice kept")
-    if any(isinstance(f, bool) or not isinstance(f, (int, Fraction)) for f in check_die(die).support()):
+    check_count(n, "number of dice")
+    check_count(keep, "number of dice kept")
+    if any(not is_exact(f) for f in check_die(die).support()):
         raise InputError(f"keeping dice adds their faces: the die's faces must be numbers, not {die.support()!r}")
     if keep > n:
         raise InputError(f"cannot keep {keep} dice out of {n}")

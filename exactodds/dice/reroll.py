@@ -11,8 +11,11 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ..core import Dist, InputError, check_size
-from ..core.dist import _as_fraction, _check_count
+from ..core.limits import state_units, weights_note
+from ..core.checks import count as check_count
+from ..core.checks import probability
 from .die import Target, check_die, check_target, d
+from ..core.checks import is_exact
 
 
 class Roll(NamedTuple):
@@ -63,8 +66,8 @@ def target_with_reroll(
 
 def reroll_failed_chance(p_first: Any, p_reroll: Any | None = None) -> Fraction:
     """P(success) when every failed die is rerolled once: ``p + (1 - p) p2``."""
-    p = _chance(p_first, "p_first")
-    p2 = p if p_reroll is None else _chance(p_reroll, "p_reroll")
+    p = probability(p_first, "p_first")
+    p2 = p if p_reroll is None else probability(p_reroll, "p_reroll")
     return p + (1 - p) * p2
 
 
@@ -77,10 +80,18 @@ def reroll_up_to(n: int, k: int, p_first: Any, p_reroll: Any | None = None) -> D
     O(n) outer terms, each a binomial of size <= k (k+1 distinct ones,
     cached): O(n k) big-integer multiply-adds.
     """
-    n = _check_count(n, "number of dice")
-    k = _check_count(k, "reroll budget")
-    p = _chance(p_first, "p_first")
-    p2 = p if p_reroll is None else _chance(p_reroll, "p_reroll")
+    n = check_count(n, "number of dice")
+    k = check_count(k, "reroll budget")
+    p = probability(p_first, "p_first")
+    p2 = p if p_reroll is None else probability(p_reroll, "p_reroll")
+    if k >= n:  # min(k, f) = f for every f: every failed die is rerolled, the dice stay iid
+        return Dist.binomial(n, p + (1 - p) * p2)
+    # Cost: sum over f of (min(k, f) + 1) multiply-adds, about n k - k^2 / 2 terms, of weights
+    # below den^n den2^k (den, den2 the denominators of p and p2); refused above the limit first.
+    terms = (n + 1) * (k + 1) - k * (k + 1) // 2
+    bits = n * (p.denominator - 1).bit_length() + k * (p2.denominator - 1).bit_length()
+    check_size(state_units(terms, bits), f"the successes of {n} dice rerolling up to {k} failed dice"
+               f"{weights_note(terms, bits).replace(' outcomes', ' terms')}")
     cache: dict[int, Dist] = {}
 
     def after(f: int) -> Dist:
@@ -98,9 +109,9 @@ def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> 
 
     O(depth x faces^2) after merging equal totals.
     """
-    depth = _check_count(depth, "explosion depth")
+    depth = check_count(depth, "explosion depth")
     check_die(die)
-    if any(isinstance(f, bool) or not isinstance(f, (int, Fraction)) for f in die.support()):
+    if any(not is_exact(f) for f in die.support()):
         raise InputError(f"an exploding die adds its rolls: its faces must be numbers, not {die.support()!r}")
     check_size(depth * len(die) ** 2, f"an exploding die to depth {depth}")
     faces = {max(die.support())} if faces is None else _faces(faces)
@@ -114,14 +125,6 @@ def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> 
         result = die.then(step)
     return result
 
-
-
-def _chance(p: Any, what: str) -> Fraction:
-    """An exact probability in [0, 1] (floats refused: they are not exact)."""
-    q = _as_fraction(p, what)
-    if not 0 <= q <= 1:
-        raise InputError(f"{what} must be a probability from 0 to 1, not {q}")
-    return q
 
 
 def _faces(faces: Any) -> frozenset:

@@ -216,19 +216,20 @@ def load_target(path: str | Path) -> TargetUnit:
     if out_of_coherency and cool is None:
         raise InputError(f"{path}: cool is missing; expected a whole number (out_of_coherency needs the "
                          "unit's Cool for its Cool test)")
+    fields = dict(  # read first: these errors already name the file
+        name=optional(doc, "name", str, path, default=path.stem),
+        leadership=require(doc, "leadership", int, path, check=between(1, 12)),
+        models=models,
+        traits=_names(doc, "traits", UNIT_TRAITS, path),
+        embarked=_flag(doc, "embarked", path),
+        in_reserve=_flag(doc, "in_reserve", path),
+        engaged=_flag(doc, "engaged", path),
+        out_of_coherency=out_of_coherency,
+        cool=cool,
+        statuses=_names(doc, "statuses", STATUSES, path),
+    )
     try:
-        return TargetUnit(
-            name=optional(doc, "name", str, path, default=path.stem),
-            leadership=require(doc, "leadership", int, path, check=between(1, 12)),
-            models=models,
-            traits=_names(doc, "traits", UNIT_TRAITS, path),
-            embarked=_flag(doc, "embarked", path),
-            in_reserve=_flag(doc, "in_reserve", path),
-            engaged=_flag(doc, "engaged", path),
-            out_of_coherency=out_of_coherency,
-            cool=cool,
-            statuses=_names(doc, "statuses", STATUSES, path),
-        )
+        return TargetUnit(**fields)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from ..core import Dist, InputError, Kernel, iterate
 from ..dice import Target
+from ..core.checks import is_whole
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class AllocModel:
     mitigation: Target = field(default_factory=Target.fail)
 
     def __post_init__(self) -> None:
-        if isinstance(self.wounds, bool) or not isinstance(self.wounds, int) or self.wounds < 1:
+        if not is_whole(self.wounds) or self.wounds < 1:
             raise InputError(f"a model needs 1 or more wounds, not {self.wounds!r}")
         for name in ("save", "mitigation"):
             if not isinstance(getattr(self, name), Target):
@@ -118,7 +119,7 @@ def _damage_per_model(damage: Damage, n_models: int) -> list[Dist]:
     else:
         per = [damage if isinstance(damage, Dist) else Dist.constant(damage)] * n_models
     for dmg in per:
-        if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in dmg.support()):
+        if any(not is_whole(x) or x < 0 for x in dmg.support()):
             raise InputError("damage must be whole numbers 0 or more")
     return per
 

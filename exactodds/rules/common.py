@@ -13,15 +13,7 @@ from collections.abc import Sequence
 
 from ..core import Dist, InputError
 from ..dice import Target, d6
-
-
-def whole_number(value: object, what: str, lo: int, hi: int | None = None) -> int:
-    """``value`` if it is a whole number (not a bool) from ``lo`` to ``hi``
-    (``hi`` None: no upper bound), else an InputError naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-        allowed = f"from {lo} to {hi}" if hi is not None else f"{lo} or more"
-        raise InputError(f"{what} {value!r:.60} is not allowed: use a whole number {allowed}")
-    return value
+from ..core.checks import is_whole, whole_number
 
 
 def save_value(value: object, what: str) -> int | None:
@@ -68,7 +60,7 @@ def best_save(armour: int | None = None, ap: int | None = None, cover: int | Non
     ``None`` means none. No save at all is ``fail``.
     """
     for name, v in (("armour", armour), ("ap", ap), ("cover", cover), ("invulnerable", invulnerable)):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 7):
+        if v is not None and (not is_whole(v) or not 1 <= v <= 7):
             raise InputError(f"{name} must be None or a whole number from 1 to 7 (X for an X+ save), not {v!r}")
     options = []
     if armour is not None and not (ap is not None and ap <= armour):
@@ -87,6 +79,6 @@ _TWO_D6 = d6 + d6
 
 def two_d6_test(value: int) -> Dist:
     """A characteristic test passed on 2D6 <= ``value``: Dist over True (pass) / False."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole(value):
         raise InputError(f"a 2D6 test needs a whole-number value, not {value!r}")
     return _TWO_D6.map(lambda total: total <= value)

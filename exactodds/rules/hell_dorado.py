@@ -48,8 +48,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ..core import Dist, InputError, Pipeline, Run, Step
+from ..core import Dist, InputError, Pipeline, Run, Step, check_size
+from ..core.checks import is_whole
 from ..core.labels import Named
+from ..core.limits import state_units, weights_note
 from ..dice import Target, d6, reroll_once
 from ..dice.attributes import FaceClasses, margin_weights
 from ..dice.budget import (
@@ -105,7 +107,7 @@ class Rerolls:
         if self.rule not in REROLL_RULES:
             raise InputError(f"reroll rule {self.rule!r} is not one of {', '.join(REROLL_RULES)}")
         if self.rule == "up-to":
-            if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget < 0:
+            if not is_whole(self.budget) or self.budget < 0:
                 raise InputError(f"the reroll budget must be a whole number 0 or more, not {self.budget!r}")
             if self.policy not in POLICIES:
                 raise InputError("rerolling up to K failed dice needs a policy naming which ones: "
@@ -142,7 +144,7 @@ class Shot:
     rerolls: Rerolls = field(default_factory=Rerolls)
 
     def __post_init__(self) -> None:
-        if isinstance(self.dice, bool) or not isinstance(self.dice, int) or self.dice < 1:
+        if not is_whole(self.dice) or self.dice < 1:
             raise InputError(f"a shot rolls at least one die: dice must be a whole number 1 or more, not {self.dice!r}")
         _check_def(self.target.defense, "the target's DEF")
         for i, f in enumerate(self.engaged, 1):
@@ -195,7 +197,7 @@ class Shot:
 
 
 def _check_def(value: Any, what: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not DEF_MIN <= value <= DEF_MAX:
+    if not is_whole(value) or not DEF_MIN <= value <= DEF_MAX:
         raise InputError(f"{what} must be a whole number from {DEF_MIN} to {DEF_MAX}, not {value!r}")
 
 
@@ -239,10 +241,11 @@ def make_shot(dice: int, target_def: int, engaged_defs: Sequence[int] = (), rang
                          f"the target first, then each {kind} in order")
     names = names or default
     for i in enemies:
-        if isinstance(i, bool) or not isinstance(i, int) or not 1 <= i <= len(others):
+        if not is_whole(i) or not 1 <= i <= len(others):
             raise InputError(f"enemy position {i!r} is not one of the {len(others)} {kind}s "
                              f"(positions 1 to {len(others)})")
-    fighters = tuple(Fighter(name, d, i not in set(enemies)) for i, (name, d) in enumerate(zip(names[1:], others), 1))
+    enemy_set = set(enemies)
+    fighters = tuple(Fighter(name, d, i not in enemy_set) for i, (name, d) in enumerate(zip(names[1:], others), 1))
     target = Fighter(names[0], target_def, friend=False)
     rerolls = Rerolls(reroll, budget, policy, objective)
     engaged, candidates = ((), fighters) if behind else (fighters, ())
@@ -479,10 +482,22 @@ def shot_pipeline(shot: Shot, damage: DamageKernel | Mapping[str, DamageKernel] 
 
     Run it on ``Dist.constant(shot)`` (or use :func:`shoot`).
     """
+    _check_recipients(shot)
     pipeline = Step.kernel("attack roll", attack_roll) >> Step.kernel("recipient", lambda s: recipient(s, shot))
     if damage is not None:
         pipeline = pipeline >> Step.kernel("damage", damage_step(damage))
     return pipeline
+
+
+def _check_recipients(shot: Shot) -> None:
+    """Refuse, before the work, a joint (recipient, hits) too large to build: up to
+    (dice + 1) x (fighters + 1) outcomes (a miss, the target or any candidate with each
+    count of hits) of weights below (6^dice x fighters), built in O(outcomes) additions."""
+    fighters = len(shot.impair_candidates) + 1
+    outcomes = (shot.dice + 1) * fighters if shot.parity_check else shot.dice + 1
+    bits = shot.dice * (SIDES ** (2 if shot.rerolls.rule != "none" else 1)).bit_length() + fighters.bit_length()
+    among = f" among {fighters} possible recipients" if shot.parity_check else ""
+    check_size(state_units(outcomes, bits), f"the hits of {shot.dice} dice{among}{weights_note(outcomes, bits)}")
 
 
 # ----------------------------------------------------------------- results

@@ -26,6 +26,7 @@ import io
 import json
 import re
 import sys
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -33,6 +34,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..core import Dist, InputError
+from ..tomlfiles import file_path
+from ..core.checks import (MAX_NESTING, MAX_NUMBER_DIGITS, bracket_depth, deep_nesting, is_whole, long_number,
+                           too_long_number)
 
 MAX_LINE_CHARS = 1_000_000
 """Longest line read from a sample file (a longer one is refused, never loaded whole)."""
@@ -43,37 +47,97 @@ MAX_COUNT = 10**12
 MAX_IMPOSSIBLE_KINDS = 20
 """How many distinct impossible outcomes are kept by name; further ones are only counted."""
 
-PROGRESS_MIN_BYTES = 20 * 1024 * 1024
-"""Files at least this large show a progress bar (when standard error is a terminal)."""
+PROGRESS_AFTER_SECONDS = 2.0
+"""A file still being read after this long shows a progress bar (when standard error is a terminal)."""
 
 COUNT = "count"
 OUTCOME = "outcome"
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 
-_INT = re.compile(r"[+-]?\d+")
-_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_INT = re.compile(r"[+-]?\d+", re.ASCII)  # ASCII digits only: '²' or '٣' is not a number here
+_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
+_JSON_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+class _TextTooLarge(ValueError):
+    """A value read from a file is too long or too deep to convert (see the readers)."""
+
+
+def _check_text(text: str) -> None:
+    """Refuse, before converting, a whole number of more than 30 digits or arrays nested
+    too deeply (:mod:`exactodds.core.checks`). O(len) in C."""
+    found = long_number(text)
+    if found is not None:
+        raise _TextTooLarge(too_long_number(found[1]))
+    if "[" in text or "{" in text:
+        depth = bracket_depth(_JSON_STRINGS.sub("", text))
+        if depth > MAX_NESTING:
+            raise _TextTooLarge(deep_nesting(depth, "arrays and objects"))
+
+
+def _exact_integer(text: str) -> int | None:
+    """The integer a decimal numeral such as ``2``, ``2.0`` or ``2e0`` is *exactly*, or None
+    (``1e-400``, ``0.99999999999999999`` and ``1.0000000000000001`` are not integers,
+    although they round to floats that are). Exact decimal arithmetic; the text has at most
+    30 digits before its point (checked first), and a huge exponent is refused."""
+    from decimal import Decimal
+
+    sign, digits, exponent = Decimal(text).as_tuple()
+    ds = "".join(map(str, digits))
+    if exponent < 0:  # type: ignore[operator]
+        cut = max(len(ds) + exponent, 0)  # type: ignore[operator]
+        if ds[cut:].strip("0"):
+            return None  # a nonzero digit after the point
+        ds, exponent = ds[:cut], 0
+    ds = ds.lstrip("0")
+    if not ds:
+        return 0
+    if len(ds) + exponent > MAX_NUMBER_DIGITS:  # type: ignore[operator]
+        raise _TextTooLarge(too_long_number(len(ds) + exponent))  # type: ignore[operator]
+    value = int(ds) * 10 ** exponent  # type: ignore[operator]
+    return -value if sign else value
 
 
 # ------------------------------------------------------------ outcome text
 def canonical_text(text: str) -> str:
-    """The normal form of one value read from a file (``"01"`` -> ``"1"``, ``"True"`` -> ``"true"``)."""
+    """The normal form of one value read from a file (``"01"`` -> ``"1"``, ``"True"`` -> ``"true"``).
+
+    Raises a ValueError for a number of more than 30 digits or arrays nested more than
+    32 deep (the readers turn it into a one-line error naming the line)."""
     s = text.strip()
+    if len(s) > MAX_NUMBER_DIGITS:  # shorter text can hold neither a long number nor deep nesting
+        _check_text(s)
     if _INT.fullmatch(s):
         return str(int(s))
     if _FLOAT.fullmatch(s):
+        exact = _exact_integer(s)
+        if exact is not None:
+            return str(exact)
         f = float(s)
-        if f.is_integer():
-            return str(int(f))
-        return repr(f)
+        return s if f.is_integer() else repr(f)  # a non-integer that a float would round to one
     low = s.lower()
     if low in ("true", "false"):
         return low
     if s.startswith("[") and s.endswith("]"):
         try:
-            return canonical_value(json.loads(s))
+            return canonical_value(json.loads(s, parse_float=_JsonFloat))
+        except _TextTooLarge:
+            raise
         except ValueError:
             return s
     return s
+
+
+class _JsonFloat(float):
+    """A JSON number with a point or an exponent, keeping its text: its value as an
+    outcome or a count is decided exactly (:func:`_exact_integer`), never by the float."""
+
+    text: str
+
+    def __new__(cls, text: str) -> _JsonFloat:
+        self = super().__new__(cls, text)
+        self.text = text
+        return self
 
 
 def canonical_value(value: Any) -> str:
@@ -82,6 +146,8 @@ def canonical_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, _JsonFloat):
+        return canonical_text(value.text)
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(value)
     if isinstance(value, Fraction):
@@ -155,7 +221,7 @@ class OutcomeIndex:
                 raise InputError(f"outcomes {self.by_key[k]!r} and {x!r} are written the same way "
                                  f"({', '.join(k)}); they cannot be told apart in a sample file")
             self.by_key[k] = x
-        self.numeric = all(isinstance(x, int) and not isinstance(x, bool) for x in dist.support())
+        self.numeric = all(is_whole(x) for x in dist.support())
 
     def label(self, key: tuple[str, ...]) -> str:
         """A text label for a key (an impossible outcome's name)."""
@@ -233,7 +299,10 @@ class Samples:
         """Count Python outcomes (values, named tuples, dicts of fields, or their text)."""
         counter = _Counter(OutcomeIndex(dist), source)
         for i, x in enumerate(outcomes, 1):
-            counter.add_value(x, 1, i)
+            try:
+                counter.add_value(x, 1, i)
+            except _TextTooLarge as e:
+                raise InputError(f"{source}: outcome {i}: {e}") from None
         return counter.samples()
 
     @classmethod
@@ -241,14 +310,25 @@ class Samples:
         """Samples given as ``{outcome: count}``."""
         counter = _Counter(OutcomeIndex(dist), source)
         for i, (x, c) in enumerate(counts.items(), 1):
-            counter.add_value(x, _count(c, source, f"count of {x!r}"), i)
+            try:
+                counter.add_value(x, _count(c, source, f"count of {x!r}"), i)
+            except _TextTooLarge as e:
+                raise InputError(f"{source}: outcome {i}: {e}") from None
         return counter.samples()
 
 
 def _count(value: Any, source: str, where: str) -> int:
+    if isinstance(value, _JsonFloat):
+        value = value.text  # decided exactly from its text, like a CSV cell
     shown = value if not isinstance(value, str) or len(value) <= 30 else value[:30] + "..."
     if isinstance(value, str):
         text = value.strip()
+        if _FLOAT.fullmatch(text) and not _INT.fullmatch(text):  # 2.0 or 2e0: exactly 2; 1e-400: not whole
+            try:
+                exact = _exact_integer(text)
+            except _TextTooLarge:
+                exact = MAX_COUNT + 1
+            text = text if exact is None else str(exact)
         if not _INT.fullmatch(text) or text.startswith("-"):
             raise InputError(f"{source}: {where}: count {shown!r} is not a whole number 0 or more")
         if len(text.lstrip("+0")) > len(str(MAX_COUNT)):
@@ -257,7 +337,7 @@ def _count(value: Any, source: str, where: str) -> int:
             value = int(text)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if not is_whole(value) or value < 0:
         raise InputError(f"{source}: {where}: count {shown!r} is not a whole number 0 or more")
     if value > MAX_COUNT:
         raise InputError(f"{source}: {where}: count {shown!r} is more than {MAX_COUNT:,} samples")
@@ -358,9 +438,7 @@ def read_samples(source: str | Path | IO[str], dist: Dist, fmt: str = "auto",
         return _read_stream(source, str(name), fmt, index, None)  # type: ignore[arg-type]
     if str(source) == "-":
         return _read_stream(sys.stdin, "<stdin>", fmt, index, None)
-    path = Path(source)
-    if path.is_dir():
-        raise InputError(f"{path}: is a folder, not a sample file")
+    path = file_path(source, "a sample file")  # type: ignore[arg-type]
     if fmt == "auto":
         suffix = path.suffix.lower()
         fmt = "jsonl" if suffix in JSONL_SUFFIXES else ("csv" if suffix == ".csv" else "auto")
@@ -370,19 +448,18 @@ def read_samples(source: str | Path | IO[str], dist: Dist, fmt: str = "auto",
     except OSError as e:
         raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None
     with handle:
-        bar_size = size if progress and size >= PROGRESS_MIN_BYTES and sys.stderr.isatty() else None
+        bar_size = size if progress and sys.stderr.isatty() else None
         return _read_stream(handle, str(path), fmt, index, bar_size)
 
 
 def _lines(handle: IO[str], source: str, bar_size: int | None) -> Iterator[str]:
-    """The file's lines, refusing any longer than :data:`MAX_LINE_CHARS` (never loads one whole)."""
-    bar = None
-    if bar_size is not None:
-        import click
+    """The file's lines, refusing any longer than :data:`MAX_LINE_CHARS` (never loads one whole).
 
-        bar = click.progressbar(length=bar_size, label=f"reading {source}", file=sys.stderr)
-        bar.__enter__()
-    done = pending = 0
+    With ``bar_size`` (the file's size), a progress bar appears on standard error once
+    reading has taken :data:`PROGRESS_AFTER_SECONDS` (the clock is read once per MB)."""
+    bar = None
+    started = time.monotonic()
+    done = pending = read = 0
     try:
         while True:
             try:
@@ -398,10 +475,18 @@ def _lines(handle: IO[str], source: str, bar_size: int | None) -> Iterator[str]:
                                  "a sample file has one short outcome per line")
             if "\x00" in line:
                 raise InputError(f"{source}: line {done} contains NUL bytes; a text file was expected")
-            if bar is not None:
+            if bar_size is not None:
                 pending += len(line)
                 if pending >= 1 << 20:
-                    bar.update(pending)
+                    read += pending
+                    if bar is None and time.monotonic() - started >= PROGRESS_AFTER_SECONDS:
+                        import click
+
+                        bar = click.progressbar(length=bar_size, label=f"reading {source}", file=sys.stderr)
+                        bar.__enter__()
+                        bar.update(read - pending)
+                    if bar is not None:
+                        bar.update(pending)
                     pending = 0
             yield line
     finally:
@@ -471,7 +556,11 @@ def _read_csv(lines: Iterator[str], counter: _Counter) -> None:
                 raise InputError(f"{source}: line {line}: {len(row)} values for {width} columns "
                                  f"({','.join(names)})")
             count = 1 if count_at is None else _count(row[count_at], source, f"line {line}")
-            counter.add_key(tuple(canonical_text(row[i]) for i in where), count, line)
+            try:
+                key = tuple(canonical_text(row[i]) for i in where)
+            except _TextTooLarge as e:
+                raise InputError(f"{source}: line {line}: {e}") from None
+            counter.add_key(key, count, line)
     except csv.Error as e:
         raise InputError(f"{source}: line {reader.line_num}: not valid CSV ({e})") from None
 
@@ -485,7 +574,11 @@ def _read_jsonl(lines: Iterator[str], counter: _Counter) -> None:
         if not text:
             continue
         try:
-            value = json.loads(text)
+            if len(text) > MAX_NUMBER_DIGITS:
+                _check_text(text)
+            value = json.loads(text, parse_float=_JsonFloat)
+        except _TextTooLarge as e:
+            raise InputError(f"{source}: line {line_no}: {e}") from None
         except ValueError as e:
             raise InputError(f"{source}: line {line_no}: not valid JSON ({e.args[0] if e.args else e})") from None
         count = 1
@@ -503,7 +596,11 @@ def _read_jsonl(lines: Iterator[str], counter: _Counter) -> None:
             elif COUNT in value and COUNT not in fields:
                 count = _count(value[COUNT], source, f"line {line_no}")
                 value = {k: v for k, v in value.items() if k != COUNT}
-        counter.add_key(counter.json_key(value, line_no), count, line_no)
+        try:
+            key = counter.json_key(value, line_no)
+        except _TextTooLarge as e:
+            raise InputError(f"{source}: line {line_no}: {e}") from None
+        counter.add_key(key, count, line_no)
 
 
 # ----------------------------------------------------------------- writing

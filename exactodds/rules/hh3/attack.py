@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ...core.labels import Labelled
+from ...core.limits import work_meter
 from ...dice import Target
 from ..allocation import AllocModel, UnitState, wound_kernel, wounded_first
 from ..common import best_save, majority
@@ -299,10 +300,16 @@ class ShootingAttack:
         total = sum(m.count * m.starting_wounds for m in self.target.models)
         units = (total + 1) * (2 ** len(STATUSES) if self.target.is_vehicle else 1)
         incoming = 1
+        total = 0
         for g in self.groups:
-            check_size(max(math.comb(g.shots + 2, 2) * incoming, (g.shots + 1) ** 2 * units * incoming),
-                       f"fire group {g.name!r} ({g.shots} shots at {units} possible target states)")
+            size = max(math.comb(g.shots + 2, 2) * incoming, (g.shots + 1) ** 2 * units * incoming)
+            check_size(size, f"fire group {g.name!r} ({g.shots} shots at {units} possible target states)")
             incoming = units
+            total += size
+        # every stage is kept (the run's stages), and the groups run one after the other: the
+        # whole attack costs the sum of its groups, O(sum of n^2 U^2)
+        check_size(total, f"the {len(self.groups)} fire groups of {self.attacker.name!r} "
+                          f"({sum(g.shots for g in self.groups):,} shots at {units} possible target states)")
 
     def wounds_for(self, group: FireGroup) -> Kernel:
         """Step 7 for one group: HitStage -> WoundStage (or PenetrationStage)."""
@@ -376,7 +383,8 @@ class ShootingAttack:
 
     def run(self) -> AttackRun:
         """Run the whole attack exactly; every stage is kept."""
-        return AttackRun(self, self.pipeline().run(self.start()))
+        with work_meter(f"the shooting attack of {self.attacker.name!r} at {self.target.name!r}"):
+            return AttackRun(self, self.pipeline().run(self.start()))
 
 
 @dataclass(frozen=True)

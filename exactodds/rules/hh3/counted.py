@@ -27,6 +27,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from ...core import Dist, InputError, Kernel
+from ...core.checks import is_whole
 
 
 def apply_counted(dist: Dist, split: Callable[[Any], tuple[int, Hashable, Hashable]], kernel: Kernel) -> Dist:
@@ -42,7 +43,7 @@ def apply_counted(dist: Dist, split: Callable[[Any], tuple[int, Hashable, Hashab
     layers: dict[int, dict] = {}
     for state, w in dist.weights().items():
         count, tag, rest = split(state)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        if not is_whole(count) or count < 0:
             raise InputError(f"a repeat count must be a whole number 0 or more, not {count!r}")
         layer = layers.setdefault(count, {})
         key = (tag, rest)

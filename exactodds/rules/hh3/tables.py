@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from ...core import InputError
 from ...dice import Target
+from ...core.checks import is_whole
 
 # The rulebook's ranged hit table (docs/hh3.md, "Hit rolls"):
 #   | BS     | 1  | 2  | 3  | 4  | 5  | 6    | 7    | 8    | 9    | 10+ |
@@ -57,7 +58,7 @@ class HitEntry:
 
 def hit_entry(bs: int, snap: bool = False) -> HitEntry:
     """The hit table's cell for a Ballistic Skill (1 or more), normal or snap shots."""
-    if isinstance(bs, bool) or not isinstance(bs, int) or bs < 1:
+    if not is_whole(bs) or bs < 1:
         raise InputError(f"ballistic skill must be a whole number 1 or more, not {bs!r}")
     column = min(bs, MAX_BS_COLUMN)
     return HitEntry.parse((SNAP_TABLE if snap else HIT_TABLE)[column])

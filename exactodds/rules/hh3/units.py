@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from ...core import InputError
 from ...dice import Target
-from ..common import save_value, whole_number
+from ...core.checks import whole_number
+from ..common import save_value
 from .tables import COVER_SAVES, FACINGS, STATUSES
 
 WEAPON_TRAITS: tuple[str, ...] = ("light",)

@@ -23,6 +23,7 @@ from fractions import Fraction
 from ...core import Dist, InputError
 from ...dice import d6, keep_highest, keep_lowest
 from ..common import two_d6
+from ...core.checks import is_exact
 
 CHARGE_ROLLS: dict[str, tuple[str, int, int]] = {
     "2d6": ("sum of 2D6", 2, 2),
@@ -66,7 +67,7 @@ def unit_charge_roll(methods: Iterable[str] = ("2d6",)) -> Dist:
 
 def check_distance(distance: int | Fraction) -> Fraction:
     """``distance`` as an exact Fraction of inches, 0 or more (floats refused)."""
-    if isinstance(distance, bool) or not isinstance(distance, (int, Fraction)):
+    if not is_exact(distance):
         raise InputError(f"charge distance {distance!r} must be an exact number of inches (e.g. 8 or 15/2)")
     if distance < 0:
         raise InputError(f"charge distance {distance} is negative: use a distance of 0 inches or more")

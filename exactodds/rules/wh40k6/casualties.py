@@ -21,8 +21,10 @@ from collections.abc import Sequence
 from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
 from ..allocation import AllocModel, Damage, Recipient, UnitState, closest_first, wound_kernel
-from ..common import best_save, majority, whole_number
+from ...core.checks import whole_number
+from ..common import best_save, majority
 from .units import Melee, Model, Unit, require_type
+from ...core.checks import is_whole
 
 LOOK_OUT_SIR_ROLL = Target.at_least(4)
 """Look Out, Sir: on a 4+ the wound moves to another model of the owner's
@@ -91,7 +93,7 @@ def check_focus_fire(value: int | None) -> int | None:
     """``value`` if it is a Focus Fire cover value 2 to 6 (or None)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value not in FOCUS_FIRE_VALUES:
+    if not is_whole(value) or value not in FOCUS_FIRE_VALUES:
         raise InputError(f"focus fire {value!r} is not allowed: declare a cover value from 2 (2+) to 6 (6+)")
     return value
 

@@ -42,6 +42,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
+from ...core.limits import work_meter
 from ...dice import successes
 from ..allocation import UnitState
 from ..common import wound_target
@@ -235,4 +236,7 @@ def fight(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> Fig
     """Resolve one fight sub-phase between ``attacker`` and ``defender``."""
     pipeline = fight_pipeline(attacker, defender, attacker_charged)
     start = FightState(UnitState.fresh(alloc_models(attacker, None)), UnitState.fresh(alloc_models(defender, None)))
-    return FightResult(pipeline.run(start))
+    # the joint states over the Initiative steps can outgrow the estimate (Look Out, Sir,
+    # Instant Death and mixed lines split the wounds): the work is also metered as it runs
+    with work_meter(f"a fight of {attacker.size} against {defender.size} models"):
+        return FightResult(pipeline.run(start))

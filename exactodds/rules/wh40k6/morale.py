@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from ...core import Dist, InputError
 from ..common import two_d6
+from ...core.checks import is_whole
 
 PASS, FAIL = "pass", "fail"
 DOUBLE_ONE = 2
@@ -25,9 +26,9 @@ def morale_test(leadership: int, modifier: int = 0) -> Dist:
     e.g. minus the combat result difference, makes it harder), and always on
     a double 1. O(36).
     """
-    if isinstance(leadership, bool) or not isinstance(leadership, int) or not 1 <= leadership <= 10:
+    if not is_whole(leadership) or not 1 <= leadership <= 10:
         raise InputError(f"Leadership {leadership!r} is not allowed: use a whole number from 1 to 10")
-    if isinstance(modifier, bool) or not isinstance(modifier, int):
+    if not is_whole(modifier):
         raise InputError(f"modifier {modifier!r} is not allowed: use a whole number (negative makes it harder)")
     return test_against(leadership + modifier)
 

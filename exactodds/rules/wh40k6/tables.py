@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from ...core import InputError
 from ...dice import Target, target_with_reroll
+from ...core.checks import is_whole
 
 # The rules text, "Tirs au jugé" (snap shots) and "Capacité de tir de 6 ou
 # mieux" (BS 6 or better), CT being the French for BS:
@@ -35,7 +36,7 @@ la résolution de ce tir"."""
 
 def check_bs(bs: int) -> int:
     """``bs`` if it is a Ballistic Skill of the table (1 to 10), else an InputError."""
-    if isinstance(bs, bool) or not isinstance(bs, int) or bs not in BS_TABLE:
+    if not is_whole(bs) or bs not in BS_TABLE:
         raise InputError(f"BS {bs!r} is not allowed: Ballistic Skill is a whole number from 1 to 10")
     return bs
 
@@ -82,6 +83,6 @@ WS_TABLE: dict[tuple[int, int], int] = {(a, t): _ws_needed(a, t) for a in WS_VAL
 def ws_target(attacker_ws: int, target_ws: int) -> Target:
     """The close-combat to-hit roll of ``attacker_ws`` against ``target_ws``."""
     for name, v in (("attacker WS", attacker_ws), ("target WS", target_ws)):
-        if isinstance(v, bool) or not isinstance(v, int) or v not in WS_VALUES:
+        if not is_whole(v) or v not in WS_VALUES:
             raise InputError(f"{name} {v!r} is not allowed: Weapon Skill is a whole number from 1 to 10")
     return Target.at_least(WS_TABLE[attacker_ws, target_ws])

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core import InputError
-from ..common import save_value, whole_number
+from ...core.checks import whole_number
+from ..common import save_value
 
 WEAPON_TYPES = ("normal", "template", "blast", "artillery", "no-bs")
 """Weapon types. Only ``normal`` rolls to hit with BS; the others place their
