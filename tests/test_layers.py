@@ -26,7 +26,7 @@ ALLOWED = {
     "commands": {"core", "dice", "rules", "tomlfiles", "profiles", "answer", "commands"},
     # interfaces: sweeps and validation ask questions through the commands layer
     "sweep": {"core", "tomlfiles", "answer", "commands", "sweep"},
-    "validation": {"core", "dice", "answer", "commands", "validation"},
+    "validation": {"core", "dice", "tomlfiles", "answer", "commands", "validation"},
     "comparison": {"core", "answer", "commands", "comparison"},
     # the command line calls only the commands layer (and the other interfaces' commands)
     "cli": {"commands", "sweep", "validation", "comparison", "cli"},

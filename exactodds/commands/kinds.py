@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..core import ExactOddsError
+from ..core import ExactOddsError, InputError
 from ..dice import Target
 
 MAX_DIGITS = 30
@@ -335,15 +335,15 @@ class ProfileRef:
 
     @classmethod
     def read(cls, written: str, path: Path) -> ProfileRef:
-        """Hash the file at ``path``; an unreadable one is a KindError naming it."""
+        """Hash the file at ``path`` (a regular file, checked by the caller); an
+        unreadable one is a KindError naming it. O(its size)."""
         import hashlib
+
         try:
             with open(path, "rb") as f:
                 data = f.read(MAX_PROFILE_BYTES + 1)
         except OSError as e:
-            raise KindError(f"{written}: cannot read the file ({e.strerror or e})") from None
-        except ValueError as e:  # a NUL byte in the path
-            raise KindError(f"{_quoted(written)}: is not a usable file name ({e})") from None
+            raise KindError(f"{path}: cannot read the file ({e.strerror or e})") from None
         if len(data) > MAX_PROFILE_BYTES:
             raise KindError(f"{written}: more than {MAX_PROFILE_BYTES:,} bytes is too large for a profile file")
         return cls(written, path, hashlib.sha256(data).hexdigest())
@@ -361,12 +361,11 @@ class ProfileFile(Kind):
 
     metavar = "FILE.toml"
 
-
     def convert(self, value: Any, done: Mapping[str, Any]) -> ProfileRef:
         if isinstance(value, ProfileRef):
             return value
         written = _file_name(value)
-        return _read_profile(written, _expanded(written))
+        return _read_profile(written, written)
 
     def key(self, value: ProfileRef) -> Any:
         return ("file", value.digest)
@@ -377,8 +376,8 @@ class ProfileFile(Kind):
     def with_base(self, value: Any, base: Path) -> Any:
         if isinstance(value, (str, Path)):
             written = _file_name(value)
-            path = _expanded(written)
-            return _read_profile(written, path if path.is_absolute() else base / path)
+            relative = not written.startswith("~") and not Path(written).is_absolute()
+            return _read_profile(written, base / written if relative else written)
         return value
 
 
@@ -387,23 +386,16 @@ def _file_name(value: Any) -> str:
         value = str(value)
     if not isinstance(value, str) or not value.strip():
         raise KindError(f"{_quoted(value)} is not a file name (a TOML file's path was expected)")
-    if "\x00" in value:
-        raise KindError(f"{_quoted(value)} contains a NUL byte; a file name was expected")
     return value
 
 
-def _expanded(written: str) -> Path:
+def _read_profile(written: str, path: str | Path) -> ProfileRef:
+    """The file's :class:`ProfileRef`: O(its size) to hash it. A NUL byte in the name,
+    ``~`` with no home, a missing file, a folder, a device or a pipe is refused by name
+    (:func:`~exactodds.tomlfiles.file_path`)."""
+    from ..tomlfiles import file_path
+
     try:
-        return Path(written).expanduser()
-    except RuntimeError:  # "~" with no home directory
-        raise KindError(f"{written}: cannot find the home directory for '~'; write the path in full") from None
-
-
-def _read_profile(written: str, path: Path) -> ProfileRef:
-    """The file's :class:`ProfileRef`: O(its size) to hash it. Folders, devices and
-    pipes are refused by name (reading them could block or never end)."""
-    if path.is_dir():
-        raise KindError(f"{written}: is a folder, not a TOML file")
-    if path.exists() and not path.is_file():
-        raise KindError(f"{written}: is not a regular file (a TOML file was expected)")
-    return ProfileRef.read(written, path)
+        return ProfileRef.read(written, file_path(path, "a TOML file"))
+    except InputError as e:
+        raise KindError(str(e)) from None

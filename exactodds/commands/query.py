@@ -91,6 +91,9 @@ class Query:
         """A query from TOML text (profile paths read from ``base``, default: the current folder)."""
         import tomllib
 
+        from ..tomlfiles import check_toml_text
+
+        check_toml_text(text, source)
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:

@@ -79,7 +79,7 @@ def _env_limit(name: str, default: int) -> int:
 
 
 def _checked_limit(value: object) -> int:
-    if not is_whole(value) or value < 1:  # type: ignore[operator]
+    if not is_whole(value) or not isinstance(value, int) or value < 1:
         raise InputError(f"the state limit must be a positive integer, not {value!r}")
     return value
 
