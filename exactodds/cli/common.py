@@ -105,9 +105,9 @@ def output_options(command: click.Command) -> click.Command:
                      help="Print every outcome (the table shows the most probable ones by default)."),
         click.Option(["--exact", "exact"], is_flag=True,
                      help="Print long exact fractions in full in the table (JSON and CSV always do)."),
-        click.Option(["--at-least", "at_least"], type=click.IntRange(min=None), default=None, metavar="K",
+        click.Option(["--at-least", "at_least"], type=click.INT, default=None, metavar="K",
                      help="Print only P(outcome >= K), exact and as a decimal."),
-        click.Option(["--at-most", "at_most"], type=click.IntRange(min=None), default=None, metavar="K",
+        click.Option(["--at-most", "at_most"], type=click.INT, default=None, metavar="K",
                      help="Print only P(outcome <= K), exact and as a decimal."),
         click.Option(["--mean", "mean"], is_flag=True, help="Print only the mean, exact and as a decimal."),
     ]
