@@ -319,7 +319,7 @@ class SaveRoll(Kind):
         return int(text)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ProfileRef:
     """A profile file (a unit, an attacker, a target), as written and by content.
 
@@ -347,6 +347,14 @@ class ProfileRef:
         if len(data) > MAX_PROFILE_BYTES:
             raise KindError(f"{written}: more than {MAX_PROFILE_BYTES:,} bytes is too large for a profile file")
         return cls(written, path, hashlib.sha256(data).hexdigest())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ProfileRef):
+            return NotImplemented
+        return self.digest == other.digest
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
 
     def __str__(self) -> str:
         return self.written

@@ -11,9 +11,10 @@ it (positional or not, metavar). The class does all validation itself:
 
 Messages name parameters through :class:`ParamError`, whose text holds
 ``{name}`` placeholders: Python and TOML show ``reroll_up_to``, the command
-line shows ``--reroll-up-to``. Two parameter objects are equal when their
-converted values are (a profile file by its content, not its path); their
-:meth:`Params.key` is a tuple of plain values, cheap to hash.
+line shows ``--reroll-up-to``. Two parameter objects are equal (the
+dataclass's field-by-field equality) when their converted values are (a
+profile file by its content, not its path); their :meth:`Params.key` is a
+tuple of plain values, cheap to hash.
 
 Cost: building a parameter object is O(fields) conversions (reading a
 profile file is O(its size), once, for its content hash).
@@ -162,14 +163,6 @@ class Params:
         specs = self.specs()
         return tuple(None if (v := getattr(self, name)) is None else spec.kind.key(v)
                      for name, (spec, _) in specs.items())
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self.key() == other.key()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.key()))
 
     def plain(self, explicit_only: bool = True) -> dict[str, Any]:
         """The values as plain data (numbers, text, booleans, lists), as a query file
