@@ -169,9 +169,9 @@ QUERIES = [
     (["pool", "40", "--hit", "4+"], {"system": "pool", "params": {"n": 40, "hit": "4+"}}),
     (["pool", "200", "--hit", "4+"], {"system": "pool", "params": {"n": 200, "hit": "4+"}}),
     (["40k6", "shoot", "--shots", "10", "--bs", "4", "--strength", "4", "--ap", "5", "--target",
-      "examples/40k6/ork_boyz.toml"],
+      str(ROOT / "examples/40k6/ork_boyz.toml")],
      {"system": "40k6", "command": "shoot",
-      "params": {"shots": 10, "bs": 4, "strength": 4, "ap": 5, "target": "examples/40k6/ork_boyz.toml"}}),
+      "params": {"shots": 10, "bs": 4, "strength": 4, "ap": 5, "target": str(ROOT / "examples/40k6/ork_boyz.toml")}}),
     (["hd", "shoot", "--dice", "3", "--target-def", "4", "--engaged-def", "3", "--engaged-def", "5:enemy"],
      {"system": "hd", "command": "shoot", "params": {"dice": 3, "target_def": 4, "engaged_def": [3, "5:enemy"]}}),
 ]
@@ -191,18 +191,15 @@ def test_run_prints_exactly_what_the_flags_print(flags: list[str], doc: dict, di
                                                  tmp_path: Path) -> None:
     """Output and exit status are the same, with the digit bound too (a 200-dice answer has
     fractions of about 156 digits: over 1,000 digits in all)."""
-    path = ROOT / f".test-run-{os.getpid()}-{abs(hash(str(flags))) % 10**8}.toml"  # paths as in the flags
+    path = tmp_path / "q.toml"  # the unit file's path is absolute, as in the flags
     path.write_text(toml_text(doc))
-    try:
-        env = {} if digits is None else {"EXACTODDS_MAX_DIGITS": digits}
-        for fmt in ("table", "json", "csv"):
-            by_flags = run_cli(*flags, "--format", fmt, env=env)
-            by_file = run_cli("run", str(path), "--format", fmt, env=env)
-            assert (by_file.returncode, by_file.stdout, by_file.stderr) == \
-                (by_flags.returncode, by_flags.stdout, by_flags.stderr)
-            assert by_flags.returncode == (2 if digits and "200" in flags else 0)
-    finally:
-        path.unlink()
+    env = {} if digits is None else {"EXACTODDS_MAX_DIGITS": digits}
+    for fmt in ("table", "json", "csv"):
+        by_flags = run_cli(*flags, "--format", fmt, env=env)
+        by_file = run_cli("run", str(path), "--format", fmt, env=env)
+        assert (by_file.returncode, by_file.stdout, by_file.stderr) == \
+            (by_flags.returncode, by_flags.stdout, by_flags.stderr)
+        assert by_flags.returncode == (2 if digits and "200" in flags else 0)
 
 
 def test_the_query_line_shows_paths_as_written_in_the_file(tmp_path: Path) -> None:
