@@ -222,7 +222,7 @@ def _names(template: str) -> list[str]:
     return [name for _, name, _, _ in string.Formatter().parse(template) if name]
 
 
-def _error(e: BaseException, params: type[Params] | None, values: Mapping[str, Any]) -> dict[str, Any]:
+def refusal(e: BaseException, params: type[Params] | None, values: Mapping[str, Any]) -> dict[str, Any]:
     """A refusal as data: ``message`` (one line), the ``field`` at fault (or None),
     every field it names (``fields``), and the ``reason`` for a single field."""
     if isinstance(e, FieldError):
@@ -331,7 +331,7 @@ def run(request: Mapping[str, Any], base: Path | None = None) -> dict[str, Any]:
         return {"ok": True, "id": command_id(query.system, query.command), "title": query.name,
                 "command_line": query.command_line(), "toml": query.to_toml(), **answer_data(answer)}
     except Exception as e:  # every refusal, and any bug, as one line: never a traceback
-        return _error(e, params, values)
+        return refusal(e, params, values)
 
 
 def run_json(request: str) -> str:
@@ -339,7 +339,7 @@ def run_json(request: str) -> str:
     try:
         data = json.loads(request)
     except ValueError as e:
-        return json.dumps(_error(InputError(f"the request is not JSON: {e}"), None, {}))
+        return json.dumps(refusal(InputError(f"the request is not JSON: {e}"), None, {}))
     return json.dumps(run(data))
 
 
