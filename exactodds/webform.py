@@ -35,7 +35,7 @@ from .commands import (SYSTEMS, Command, ExactOddsError, FieldError, InputError,
                        TooLargeError, find, state_limit, systems)
 from .commands.kinds import (Choice, Count, Faces, Flag, Inches, Kind, KindError, Many, ProfileFile, SaveRoll,
                              TargetNumber, Text)
-from .core.display import Gap, decimal, display_items, figure_text, outcome_label, shown_rows
+from .core.display import TABLE_ROWS, Gap, decimal, display_items, figure_text, outcome_label, shown_rows
 
 MAX_EXACT = 600
 """Longest exact fraction sent to a page (characters); a longer one is sent as its
@@ -80,13 +80,13 @@ def _input(kind: Kind) -> dict[str, Any]:
             out["max"] = kind.high
         return out
     if isinstance(kind, TargetNumber):
-        return {"input": "text", "placeholder": "4+", "suggest": ["2+", "3+", "4+", "5+", "6+", "auto", "fail"]}
+        return {"input": "text", "placeholder": "e.g. 4+", "suggest": ["2+", "3+", "4+", "5+", "6+", "auto", "fail"]}
     if isinstance(kind, SaveRoll):
-        return {"input": "text", "placeholder": "4+", "suggest": ["2+", "3+", "4+", "5+", "6+"]}
+        return {"input": "text", "placeholder": "e.g. 4+", "suggest": ["2+", "3+", "4+", "5+", "6+"]}
     if isinstance(kind, Faces):
-        return {"input": "text", "placeholder": "1,2"}
+        return {"input": "text", "placeholder": "e.g. 1,2"}
     if isinstance(kind, Inches):
-        return {"input": "text", "placeholder": "7.5"}
+        return {"input": "text", "placeholder": "e.g. 7.5"}
     if isinstance(kind, ProfileFile):
         return {"input": "file"}
     if isinstance(kind, Text):
@@ -278,7 +278,7 @@ def answer_data(answer: Answer) -> dict[str, Any]:
         rows.append(row)
     index = {id(x): i for i, (x, _) in enumerate(items)}
     window, gaps = [], []
-    for shown in shown_rows(answer.dist):
+    for shown in shown_rows(answer.dist, TABLE_ROWS):
         if isinstance(shown, Gap):
             gaps.append({"where": shown.where, "count": shown.count, "text": shown.text()})
         else:

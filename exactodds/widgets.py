@@ -119,7 +119,7 @@ class Form:
             options = ([] if field["required"] or default is not None else [""]) + list(field["choices"])
             chosen = value if value is not None else (default if default is not None else options[0])
             return w.Dropdown(options=options, value=str(chosen), **common)
-        placeholder = str(default) if default is not None else field.get("placeholder") or (
+        placeholder = f"{default} (default)" if default is not None else field.get("placeholder") or (
             "FILE.toml" if field["input"] == "file" else "")
         return w.Text(value="" if value is None else str(value), placeholder=placeholder, **common)
 

@@ -253,9 +253,15 @@
       for (const [name, text] of res.extras) figs.append(el("dt", {}, name), el("dd", { "data-name": name }, text));
       parts.push(figs);
       if (res.numeric) {
-        const k = el("input", { type: "number", class: "eo-k", "aria-label": "k", value: String(Math.round(res.mean_float || 0)) });
+        const kValue = this.k !== undefined && this.k !== "" ? this.k : String(Math.round(res.mean_float || 0));
+        const k = el("input", { type: "number", class: "eo-k", "aria-label": "k", value: kValue });
         const out = el("span", { class: "eo-at-least" });
-        const upd = () => { const v = atLeast(res.rows, Number(k.value)); out.textContent = v.text; out.dataset.exact = v.exact; };
+        const upd = () => {
+          if (k.value !== kValue) this.k = k.value;
+          const v = atLeast(res.rows, Number(k.value));
+          out.textContent = v.text;
+          out.dataset.exact = v.exact;
+        };
         k.addEventListener("input", upd);
         upd();
         parts.push(el("div", { class: "eo-pk" }, "P(≥ ", k, ") = ", out));
@@ -340,7 +346,7 @@
         for (const c of s.choices) node.append(el("option", { value: c }, c));
         node.value = value !== undefined && value !== null ? String(value) : s.default !== null && !s.multiple ? String(s.default) : "";
       } else {
-        const attrs = { id, type: s.input === "number" ? "number" : "text", placeholder: s.default !== null && s.default !== undefined ? String(s.default) : s.placeholder || "" };
+        const attrs = { id, type: s.input === "number" ? "number" : "text", placeholder: s.default !== null && s.default !== undefined ? String(s.default) + " (default)" : s.placeholder || "" };
         if (s.input === "number") { attrs.step = "1"; attrs.min = s.min; attrs.max = s.max; }
         if (s.suggest) attrs.list = "eo-suggest-" + s.name;
         node = el("input", attrs);
