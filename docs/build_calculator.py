@@ -104,11 +104,24 @@ def exactodds_wheel(dest: Path) -> Path:
 def manifest(wheels: list[Path]) -> dict:
     """What the page loads: the forms of every command, the wheels, the example files."""
     sys.path.insert(0, str(ROOT))
-    from exactodds.webform import example_files, form_spec
+    from exactodds.webform import command_id, example_files, form_spec, run
 
+    forms = form_spec()
+    here = Path.cwd()
+    os.chdir(ROOT)  # the examples name files as the repository does
+    try:
+        for command in forms["commands"]:  # keep the docstrings' examples that answer, as the first question
+            example = command["example"]
+            if example is not None and not run({"system": command["system"], "command": command["command"],
+                                               "params": example, "max_states": 200_000})["ok"]:
+                print(f"build_calculator: the example of {command_id(command['system'], command['command'])} "
+                      "does not answer; its form starts empty", file=sys.stderr)
+                command["example"] = None
+    finally:
+        os.chdir(here)
     return {"pyodide": PYODIDE_VERSION, "python": "3.13",
             "wheels": [{"file": w.name, "eager": w.name.split("-")[0] in EAGER} for w in wheels],
-            "examples": example_files(ROOT / "examples"), "forms": form_spec()}
+            "examples": example_files(ROOT / "examples"), "forms": forms}
 
 
 def build(site: Path) -> Path:

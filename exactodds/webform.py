@@ -106,16 +106,9 @@ def _default(kind: Kind, default: Any) -> Any:
 
 
 def _help(text: str) -> str:
-    return text.format_map(_Spelled(spell_label))
-
-
-class _Spelled(dict):
-    def __init__(self, spelled: Any) -> None:
-        super().__init__()
-        self.spelled = spelled
-
-    def __missing__(self, key: str) -> str:
-        return str(self.spelled(key))
+    """A help text with its ``{name}`` placeholders spelled as labels (help texts are
+    templates as messages are: :meth:`ParamError.spelled` spells both)."""
+    return ParamError(text).spelled(spell_label)
 
 
 def field_specs(params: type[Params]) -> list[dict[str, Any]]:
@@ -139,9 +132,54 @@ def field_specs(params: type[Params]) -> list[dict[str, Any]]:
 
 
 def command_spec(command: Command[Any]) -> dict[str, Any]:
-    """One command's form: ``id``, ``system``, ``command``, ``title``, ``doc`` and ``fields``."""
+    """One command's form: ``id``, ``system``, ``command``, ``title``, ``doc``, ``fields``
+    and ``example`` (the values of its docstring's example, :func:`doc_example`)."""
     return {"id": command_id(command.system, command.name), "system": command.system, "command": command.name,
-            "title": command.title, "doc": command.doc.strip(), "fields": field_specs(command.params)}
+            "title": command.title, "doc": command.doc.strip(), "fields": field_specs(command.params),
+            "example": doc_example(command)}
+
+
+def doc_example(command: Command[Any]) -> dict[str, Any] | None:
+    """The values of the command line its docstring shows as an example
+    (``exactodds pool 40 --hit 2+ ...`` -> ``{"n": "40", "hit": "2+", ...}``), or None.
+
+    The example runs from the word ``exactodds`` to the next blank line; options
+    are read by the parameter specs (a flag takes no value, several values
+    repeat the option). Nothing is checked here."""
+    import re
+    import shlex
+
+    doc = command.doc
+    at = doc.find(command.title + " ")
+    if at < 0:
+        return None
+    text = " ".join(re.split(r"\n\s*\n", doc[at:])[0].split())
+    try:
+        words = shlex.split(text)[len(command.title.split()):]
+    except ValueError:
+        return None
+    specs = command.params.specs()
+    flags = {"--" + name.replace("_", "-"): name for name in specs}
+    positional = [name for name, (spec, _) in specs.items() if spec.positional]
+    values: dict[str, Any] = {}
+    while words:
+        word = words.pop(0)
+        name = flags.get(word)
+        if name is None:
+            if word.startswith("-") and not word.lstrip("-").isdigit() or not positional:
+                return None
+            values[positional.pop(0)] = word
+            continue
+        kind = specs[name][0].kind
+        if isinstance(kind, Flag):
+            values[name] = True
+        elif not words:
+            return None
+        elif isinstance(kind, Many):
+            values.setdefault(name, []).append(words.pop(0))
+        else:
+            values[name] = words.pop(0)
+    return values
 
 
 def form_spec() -> dict[str, Any]:

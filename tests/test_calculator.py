@@ -68,6 +68,17 @@ def test_every_command_has_a_form_generated_from_its_specs() -> None:
     json.dumps(spec)  # plain data
 
 
+def test_each_form_starts_from_its_documented_example() -> None:
+    forms = {c["id"]: c for c in webform.form_spec()["commands"]}
+    example = forms["pool"]["example"]
+    assert example == {"n": "40", "hit": "2+", "reroll": "1", "reroll_hit": "5+"}
+    res = webform.run({"system": "pool", "params": example})
+    # BS 7: 2+ with 1s rerolled at 5+, each die hits with 5/6 + 1/6 * 1/3 = 8/9
+    assert Fraction(res["rows"][-1]["p"]) == Fraction(8, 9) ** 40 and Fraction(res["mean"]) == Fraction(320, 9)
+    assert forms["hd/shoot"]["example"]["engaged_def"] == ["3", "5"]  # a repeated option
+    assert forms["40k6/fight"]["example"]["attacker_charged"] is True  # a flag
+
+
 def test_examples_are_unit_files_not_queries() -> None:
     examples = webform.example_files(ROOT / "examples")
     assert GUARD in examples["40k6"]
@@ -324,8 +335,22 @@ def test_the_page_in_a_browser(browser: object, server: str, tmp_path: Path) -> 
     assert "Traceback" not in page.inner_text("#exactodds-calculator")
     page.screenshot(path=str(shots / "calculator_error.png"), full_page=True)
 
+    # every command has a working form: answered, or refused for a value left empty, beside its field
+    commands_by_id = {c["id"]: c for c in webform.form_spec()["commands"]}
+    ids = page.evaluate("[...document.querySelectorAll('[data-panel=\"0\"] .eo-command option')].map(o => o.value)")
+    assert sorted(ids) == sorted(webform.command_id(s, c) for s, c in COMMANDS)
+    for command_id in ids:
+        page.select_option('[data-panel="0"] .eo-command', command_id)
+        res = _answer(page)
+        # (or refused for an example file that does not fit, e.g. a unit with no close-combat profile)
+        assert res["ok"] or (res["error"] == "input" and res["field"] and "\n" not in res["message"]), \
+            (command_id, res)
+        assert page.locator('[data-panel="0"] .eo-field').count() == len(commands_by_id[command_id]["fields"])
+
     # over the work limit: refused with its size, at once
     page.select_option('[data-panel="0"] .eo-command', "pool")
+    for name in ("reroll", "reroll_hit"):  # the form starts from the documented example
+        page.fill(f"#eo-0-{name}", "")
     page.fill("#eo-0-n", "5000")
     page.fill("#eo-0-hit", "4+")
     page.fill("#eo-0-reroll_up_to", "100")

@@ -139,7 +139,8 @@
         groups[c.system].append(el("option", { value: c.id }, c.title.replace(/^exactodds /, "")));
       }
       this.select.addEventListener("change", () => {
-        this.setQuestion({ id: this.select.value, values: {}, files: {} });
+        // a new question starts from its command's documented example, when it has one
+        this.setQuestion({ id: this.select.value, values: commands[this.select.value].example || {}, files: {} });
         this.answer();
       });
       this.doc = el("p", { class: "eo-doc" });
@@ -385,7 +386,12 @@
         this.text.hidden = false;
       } else {
         const pick = (file && file.example) || value;
-        this.fileSelect.value = examples.includes(pick) ? pick : examples[0] || "__paste__";
+        // no file named: an example named after the field (target_*.toml for --target), else
+        // the n-th example for the n-th file field (an attacker and a defender differ)
+        const fileFields = this.panel.command.fields.filter((f) => f.input === "file").map((f) => f.name);
+        const named = examples.find((p) => p.split("/").pop().startsWith(this.spec.name));
+        const nth = examples[Math.max(fileFields.indexOf(this.spec.name), 0) % Math.max(examples.length, 1)];
+        this.fileSelect.value = examples.includes(pick) ? pick : named || nth || "__paste__";
         if (this.fileSelect.value === "__paste__") this.text.hidden = false;
       }
       this.fileSelect.addEventListener("change", async () => {
