@@ -69,24 +69,21 @@ def pyodide_dir(cache: Path) -> Path:
 def pure_wheels(cache: Path) -> list[Path]:
     """The pure-Python wheels of :data:`PURE_WHEELS`, downloaded once from PyPI."""
     folder = cache / "wheels"
-    found = []
-    missing = []
-    for req in PURE_WHEELS:
+
+    def found(req: str) -> Path | None:
         name, version = req.split("==")
         hits = sorted(folder.glob(f"{name}-{version}-*.whl")) if folder.is_dir() else []
-        (found.append(hits[0]) if hits else missing.append(req))
+        return hits[0] if hits else None
+
+    missing = [req for req in PURE_WHEELS if found(req) is None]
     if missing:
         folder.mkdir(parents=True, exist_ok=True)
         _run([sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:", "--no-deps",
               "--python-version", "3.13", "--dest", str(folder), *missing])
-        return pure_wheels(cache) if all(
-            sorted(folder.glob(f"{r.split('==')[0]}-{r.split('==')[1]}-*.whl")) for r in PURE_WHEELS) else \
-            _missing(missing)
-    return found
-
-
-def _missing(reqs: list[str]) -> list[Path]:
-    raise SystemExit(f"build_calculator: pip did not download {', '.join(reqs)}")
+    wheels = [found(req) for req in PURE_WHEELS]
+    if None in wheels:
+        raise SystemExit(f"build_calculator: pip did not download {', '.join(missing)}")
+    return wheels  # type: ignore[return-value]
 
 
 def exactodds_wheel(dest: Path) -> Path:

@@ -394,25 +394,21 @@
         this.fileSelect.value = examples.includes(pick) ? pick : named || nth || "__paste__";
         if (this.fileSelect.value === "__paste__") this.text.hidden = false;
       }
-      this.fileSelect.addEventListener("change", async () => {
+      // "Paste or edit" starts from the text of the example chosen last
+      const remember = (path) => {
+        if (path) fetch(new URL(path, base)).then((r) => r.text()).then((t) => { this.lastExampleText = t; });
+      };
+      remember(this.fileSelect.value !== "__paste__" ? this.fileSelect.value : null);
+      this.fileSelect.addEventListener("change", () => {
         if (this.fileSelect.value === "__paste__") {
           if (!this.text.value) this.text.value = this.lastExampleText || "";
           this.text.hidden = false;
         } else {
           this.text.hidden = true;
-          this.lastExample = this.fileSelect.value;
+          remember(this.fileSelect.value);
           this.panel.answer();
         }
       });
-      this.lastExample = this.fileSelect.value !== "__paste__" ? this.fileSelect.value : examples[0];
-      if (this.lastExample) {
-        fetch(new URL(this.lastExample, base)).then((r) => r.text()).then((t) => { this.lastExampleText = t; });
-        this.fileSelect.addEventListener("change", () => {
-          if (this.fileSelect.value !== "__paste__") {
-            fetch(new URL(this.fileSelect.value, base)).then((r) => r.text()).then((t) => { this.lastExampleText = t; });
-          }
-        });
-      }
       this.text.addEventListener("change", () => this.panel.answer());
       this.control.append(this.fileSelect, this.text);
     }
