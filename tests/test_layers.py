@@ -30,6 +30,9 @@ ALLOWED = {
     "comparison": {"core", "answer", "commands", "comparison"},
     # the command line calls only the commands layer (and the other interfaces' commands)
     "cli": {"commands", "sweep", "validation", "comparison", "cli"},
+    # the calculator page's forms and answers, and the Jupyter forms built on them
+    "webform": {"core", "answer", "commands", "webform"},
+    "widgets": {"core", "answer", "commands", "webform", "widgets"},
 }
 CLICK_FREE = ("core", "dice", "rules", "tomlfiles", "profiles", "symbolic", "answer", "commands")
 """Layers that never import click: the commands layer and everything below it (the

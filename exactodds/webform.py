@@ -1,0 +1,397 @@
+"""Forms for every question, generated from the parameter specs, and one JSON entry point.
+
+Two interfaces are built on this module: the calculator page of the
+documentation (exactodds running in the browser with Pyodide) and the
+Jupyter widgets (:mod:`exactodds.widgets`). Neither is written per command:
+
+- :func:`form_spec` describes every command's form as plain data (JSON):
+  each field's name, label, help text, kind of input, choices, bounds,
+  default, whether it is required and whether it takes several values, all
+  read from the command's :class:`~exactodds.commands.params.Params` class. A
+  new command appears in both interfaces once it is registered.
+- :func:`run` answers one request (a command and the values typed in its
+  form, as text) with plain data: the exact rows, the mean, the extra
+  figures, the window of the table shown first, and the same question as a
+  command line and as a query file. A bad value is the command line's
+  message (its reason, the parameter named by its label) with the field at
+  fault; a question over the work limit is refused with its size. Nothing
+  raises: an unexpected error is one line too.
+
+:func:`run_json` is :func:`run` on JSON text, as the page calls it.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Mapping
+from dataclasses import MISSING
+from fractions import Fraction
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from .answer import Answer, frac_str, jsonable
+from .commands import (SYSTEMS, Command, ExactOddsError, FieldError, InputError, ParamError, Params, Query,
+                       TooLargeError, find, state_limit, systems)
+from .commands.kinds import (Choice, Count, Faces, Flag, Inches, Kind, KindError, Many, ProfileFile, SaveRoll,
+                             TargetNumber, Text)
+from .core.display import TABLE_ROWS, Gap, decimal, display_items, figure_text, outcome_label, shown_rows
+
+MAX_EXACT = 600
+"""Longest exact fraction sent to a page (characters); a longer one is sent as its
+number of digits (the decimal is always sent)."""
+
+PASTED = "pasted"
+"""Folder (relative to the working folder) where pasted profile files are written."""
+
+_SHORT = {"bs", "ap", "n", "ws"}
+
+
+# ------------------------------------------------------------------ forms
+def label(name: str) -> str:
+    """A parameter's label on a form: ``reroll_up_to`` -> ``Reroll up to``, ``bs`` -> ``BS``."""
+    if name in _SHORT:
+        return name.upper()
+    text = name.replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def spell_label(name: str) -> str:
+    """How messages name a parameter on a form: its label in quotes (``'Reroll up to'``)."""
+    return f"'{label(name)}'"
+
+
+def command_id(system: str, command: str | None) -> str:
+    """``40k6/shoot``, or ``pool`` for a system that is a single command."""
+    return system if command is None else f"{system}/{command}"
+
+
+def _input(kind: Kind) -> dict[str, Any]:
+    """How a form asks for one value of ``kind``: ``input`` and its options."""
+    if isinstance(kind, Flag):
+        return {"input": "checkbox"}
+    if isinstance(kind, Choice):
+        return {"input": "select", "choices": list(kind.choices)}
+    if isinstance(kind, Count):
+        out: dict[str, Any] = {"input": "number"}
+        if kind.low is not None:
+            out["min"] = kind.low
+        if kind.high is not None:
+            out["max"] = kind.high
+        return out
+    if isinstance(kind, TargetNumber):
+        return {"input": "text", "placeholder": "e.g. 4+", "suggest": ["2+", "3+", "4+", "5+", "6+", "auto", "fail"]}
+    if isinstance(kind, SaveRoll):
+        return {"input": "text", "placeholder": "e.g. 4+", "suggest": ["2+", "3+", "4+", "5+", "6+"]}
+    if isinstance(kind, Faces):
+        return {"input": "text", "placeholder": "e.g. 1,2"}
+    if isinstance(kind, Inches):
+        return {"input": "text", "placeholder": "e.g. 7.5"}
+    if isinstance(kind, ProfileFile):
+        return {"input": "file"}
+    if isinstance(kind, Text):
+        return {"input": "text"}
+    return {"input": "text", "placeholder": kind.metavar or ""}
+
+
+def _default(kind: Kind, default: Any) -> Any:
+    """The default as a form shows it (None: none)."""
+    if default is MISSING or default is None or default == ():
+        return None
+    try:
+        value = kind.convert(default, {})
+    except KindError:  # a default depending on another parameter
+        return None
+    return kind.plain(value)
+
+
+def _help(text: str) -> str:
+    """A help text with its ``{name}`` placeholders spelled as labels (help texts are
+    templates as messages are: :meth:`ParamError.spelled` spells both)."""
+    return ParamError(text).spelled(spell_label)
+
+
+def field_specs(params: type[Params]) -> list[dict[str, Any]]:
+    """One dict per parameter of ``params``: ``name``, ``label``, ``flag`` (the
+    command line's spelling), ``help``, ``kind``, ``input`` (checkbox, select,
+    number, text or file) with ``choices``/``min``/``max``/``placeholder``/
+    ``suggest`` where they apply, ``default``, ``required``, ``multiple``
+    (several values) and ``positional``."""
+    out = []
+    for name, (spec, default) in params.specs().items():
+        kind = spec.kind
+        multiple = isinstance(kind, Many)
+        item = kind.item if isinstance(kind, Many) else kind
+        field = {"name": name, "label": label(name),
+                 "flag": name.upper() if spec.positional else "--" + name.replace("_", "-"),
+                 "help": _help(spec.help), "kind": type(item).__name__, **_input(item),
+                 "default": _default(kind, default), "required": default is MISSING, "multiple": multiple,
+                 "positional": spec.positional, "metavar": spec.metavar or kind.metavar}
+        out.append(field)
+    return out
+
+
+def command_spec(command: Command[Any]) -> dict[str, Any]:
+    """One command's form: ``id``, ``system``, ``command``, ``title``, ``doc``, ``fields``
+    and ``example`` (the values of its docstring's example, :func:`doc_example`)."""
+    return {"id": command_id(command.system, command.name), "system": command.system, "command": command.name,
+            "title": command.title, "doc": command.doc.strip(), "fields": field_specs(command.params),
+            "example": doc_example(command)}
+
+
+def doc_example(command: Command[Any]) -> dict[str, Any] | None:
+    """The values of the command line its docstring shows as an example
+    (``exactodds pool 40 --hit 2+ ...`` -> ``{"n": "40", "hit": "2+", ...}``), or None.
+
+    The example runs from the word ``exactodds`` to the next blank line; options
+    are read by the parameter specs (a flag takes no value, several values
+    repeat the option). Nothing is checked here."""
+    import re
+    import shlex
+
+    doc = command.doc
+    at = doc.find(command.title + " ")
+    if at < 0:
+        return None
+    text = " ".join(re.split(r"\n\s*\n", doc[at:])[0].split())
+    try:
+        words = shlex.split(text)[len(command.title.split()):]
+    except ValueError:
+        return None
+    specs = command.params.specs()
+    flags = {"--" + name.replace("_", "-"): name for name in specs}
+    positional = [name for name, (spec, _) in specs.items() if spec.positional]
+    values: dict[str, Any] = {}
+    while words:
+        word = words.pop(0)
+        name = flags.get(word)
+        if name is None:
+            if word.startswith("-") and not word.lstrip("-").isdigit() or not positional:
+                return None
+            values[positional.pop(0)] = word
+            continue
+        kind = specs[name][0].kind
+        if isinstance(kind, Flag):
+            values[name] = True
+        elif not words:
+            return None
+        elif isinstance(kind, Many):
+            values.setdefault(name, []).append(words.pop(0))
+        else:
+            values[name] = words.pop(0)
+    return values
+
+
+def form_spec() -> dict[str, Any]:
+    """Every command's form (:func:`command_spec`), and each system's description:
+    ``{"systems": {system: help}, "commands": [...]}`` (plain data, ready for JSON)."""
+    commands = []
+    for system, names in systems().items():
+        for name in (names or [None]):
+            commands.append(command_spec(find(system, name)))
+    return {"systems": dict(SYSTEMS), "commands": commands}
+
+
+def example_files(folder: str | Path) -> dict[str, list[str]]:
+    """The unit files under ``folder`` (``examples/``) by system: ``{"40k6":
+    ["examples/40k6/ork_boyz.toml", ...]}``, paths relative to ``folder``'s parent.
+    Query files (with a top-level ``system``) are left out."""
+    import tomllib
+
+    root = Path(folder)
+    out: dict[str, list[str]] = {}
+    for system in systems():
+        sub = root / system
+        if not sub.is_dir():
+            continue
+        files = []
+        for path in sorted(sub.glob("*.toml")):
+            try:
+                if "system" in tomllib.loads(path.read_text(encoding="utf-8")):
+                    continue
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+                continue
+            files.append(f"{root.name}/{system}/{path.name}")
+        if files:
+            out[system] = files
+    return out
+
+
+# -------------------------------------------------------------- answering
+def _given(params: type[Params], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The values typed on a form, as the parameter class takes them (text as typed;
+    an empty field, an unchecked box or an empty list: the default)."""
+    specs = params.specs()
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        if name not in specs:
+            raise InputError(f"{name!r} is not a parameter; allowed are {', '.join(specs)}")
+        kind = specs[name][0].kind
+        if isinstance(value, str):
+            value = value.strip()
+        if value is None or value == "" or value is False or value == [] or value == ():
+            continue
+        if isinstance(kind, Many):
+            items = value if isinstance(value, (list, tuple)) else [value]
+            items = [v.strip() if isinstance(v, str) else v for v in items]
+            items = [v for v in items if v is not None and v != ""]
+            if not items:
+                continue
+            value = items
+        out[name] = value
+    missing = [name for name, (_, default) in specs.items() if default is MISSING and name not in out]
+    if missing:
+        raise FieldError(missing[0], "a value is required")
+    return out
+
+
+def _write_files(files: Mapping[str, str], base: Path) -> None:
+    """Write pasted profile files under ``base/pasted/`` (any other path is refused)."""
+    for rel, text in files.items():
+        parts = PurePosixPath(rel).parts
+        if len(parts) != 2 or parts[0] != PASTED or parts[1] in ("", ".", "..") or "\\" in rel:
+            raise InputError(f"{rel!r}: pasted files are written to {PASTED}/NAME.toml")
+        path = base / PASTED / parts[1]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _names(template: str) -> list[str]:
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name]
+
+
+def refusal(e: BaseException, params: type[Params] | None, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A refusal as data: ``message`` (one line), the ``field`` at fault (or None),
+    every field it names (``fields``), and the ``reason`` for a single field."""
+    if isinstance(e, FieldError):
+        return {"ok": False, "error": "input", "message": e.spelled(spell_label), "field": e.name,
+                "fields": [e.name], "reason": e.reason}
+    if isinstance(e, ParamError):
+        names = [n for n in _names(e.template) if params is None or n in params.specs()]
+        return {"ok": False, "error": "input", "message": e.spelled(spell_label),
+                "field": names[0] if names else None, "fields": names, "reason": None}
+    if isinstance(e, ExactOddsError):
+        message = " ".join(str(e).split("\n")[0].split()) if isinstance(e, TooLargeError) else str(e).split("\n")[0]
+        field = None
+        if params is not None:  # a profile file's own message starts with its path
+            for name, (spec, _) in params.specs().items():
+                written = values.get(name)
+                if isinstance(spec.kind, ProfileFile) and isinstance(written, str) and written.strip() \
+                        and message.startswith(written.strip()):
+                    field = name
+        return {"ok": False, "error": "too_large" if isinstance(e, TooLargeError) else "input",
+                "message": message, "field": field, "fields": [field] if field else [], "reason": None}
+    return {"ok": False, "error": "internal", "message": f"internal error (a bug): {type(e).__name__}: {e}",
+            "field": None, "fields": [], "reason": None}
+
+
+def build_query(request: Mapping[str, Any], base: Path | None = None) -> Query:
+    """The :class:`~exactodds.commands.Query` of a request (see :func:`run`); raises
+    the parameter class's errors. Relative profile paths are read from the
+    working folder, as on the command line."""
+    command = find(request["system"], request.get("command") or None)
+    _write_files(request.get("files") or {}, Path.cwd() if base is None else base)
+    return Query(command.system, command.name, command.params(**_given(command.params, request.get("params") or {})))
+
+
+def answer_data(answer: Answer) -> dict[str, Any]:
+    """An answer as plain data for a page: ``rows`` (display order: ``label``, exact
+    ``p``, ``p_float``, ``decimal``, and for ordered outcomes ``at_least`` and its
+    float), ``numeric``, ``window`` (indexes of the rows the table shows first:
+    the most probable window), ``gaps`` (what the window hides, one line each),
+    ``mean``, ``mean_float``, ``mean_text``, ``extras`` (``[name, text]``), the
+    plain-text ``table`` (exact fractions past :data:`MAX_EXACT` characters are
+    sent as their number of digits)."""
+    items = display_items(answer.dist)
+    numeric = all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x, _ in items)
+    rows = []
+    above = Fraction(1)
+    for x, p in items:
+        row: dict[str, Any] = {"label": outcome_label(x), "p": _exact(p), "p_float": float(p), "decimal": decimal(p)}
+        if numeric:
+            row["outcome"] = float(x) if isinstance(x, Fraction) and x.denominator != 1 else int(x)
+            row["at_least"], row["at_least_float"] = _exact(above), float(above)
+            row["at_least_decimal"] = decimal(above)
+            above -= p
+        rows.append(row)
+    index = {id(x): i for i, (x, _) in enumerate(items)}
+    window, gaps = [], []
+    for shown in shown_rows(answer.dist, TABLE_ROWS):
+        if isinstance(shown, Gap):
+            gaps.append({"where": shown.where, "count": shown.count, "text": shown.text()})
+        else:
+            window.append(index.get(id(shown[0]), next(i for i, (x, _) in enumerate(items) if x == shown[0])))
+    extras = [[name, figure_text(v) if isinstance(v, (int, Fraction)) and not isinstance(v, bool)
+               else json.dumps(jsonable(v))] for name, v in answer.extras.items()]
+    return {"rows": rows, "numeric": numeric, "window": window, "gaps": gaps,
+            "mean": None if answer.mean is None else _exact(answer.mean),
+            "mean_float": None if answer.mean is None else float(answer.mean),
+            "mean_text": None if answer.mean is None else figure_text(answer.mean),
+            "extras": extras, "table": answer.to_table()}
+
+
+def _exact(p: Fraction) -> str:
+    """``num/den``, or ``(N digits)`` past :data:`MAX_EXACT` characters."""
+    text = frac_str(p)
+    if len(text) <= MAX_EXACT:
+        return text
+    return f"({len(str(p.numerator)) + len(str(p.denominator))} digits)"
+
+
+def run(request: Mapping[str, Any], base: Path | None = None) -> dict[str, Any]:
+    """Answer one form's request, never raising.
+
+    ``request``: ``{"system": "40k6", "command": "shoot", "params": {"shots":
+    "20", "bs": "4", "target": "examples/40k6/guard_squad_in_ruins.toml"},
+    "files": {"pasted/target.toml": "...TOML..."}, "max_states": 2000000}``;
+    values as typed (text, booleans for boxes, lists for several values; an
+    empty value: the default); ``files`` are pasted profile files, written
+    under ``base/pasted/`` first (``base``: the working folder) and named by
+    a parameter like any other file. ``max_states`` (optional) is the work
+    limit (:func:`~exactodds.state_limit`; default: the environment's).
+
+    Returns ``{"ok": True, "command_line": ..., "toml": ..., **answer_data}``
+    or ``{"ok": False, "error": "input"|"too_large"|"internal", "message":
+    one line, "field": the parameter at fault or None, "fields": [...],
+    "reason": ...}``.
+    """
+    params: type[Params] | None = None
+    values: Mapping[str, Any] = {}
+    try:
+        if not isinstance(request, Mapping):
+            raise InputError("a request is a JSON object with system, command and params")
+        values = request.get("params") or {}
+        params = find(request.get("system", ""), request.get("command") or None).params
+        limit = request.get("max_states")
+        with state_limit(None if limit in (None, "") else int(limit)):
+            query = build_query(request, base)
+            answer = query.answer()
+        return {"ok": True, "id": command_id(query.system, query.command), "title": query.name,
+                "command_line": query.command_line(), "toml": query.to_toml(), **answer_data(answer)}
+    except Exception as e:  # every refusal, and any bug, as one line: never a traceback
+        return refusal(e, params, values)
+
+
+def run_json(request: str) -> str:
+    """:func:`run` on JSON text, answering JSON text (the calculator page's entry)."""
+    try:
+        data = json.loads(request)
+    except ValueError as e:
+        return json.dumps(refusal(InputError(f"the request is not JSON: {e}"), None, {}))
+    return json.dumps(run(data))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m exactodds.webform [OUT.json]``: write :func:`form_spec` as JSON."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    text = json.dumps(form_spec(), indent=1)
+    if args:
+        Path(args[0]).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()

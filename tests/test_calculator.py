@@ -1,0 +1,363 @@
+"""The calculator page: its generated forms and JSON answers (exactodds.webform), and the
+page itself in a real browser (headless Chromium driven by Playwright), built as the docs
+build builds it and served from 127.0.0.1.
+
+The browser test (marked ``browser``) is skipped where Chromium or Playwright is
+missing, except in CI (``CI`` set), where ``.ci/run`` installs both and a missing one is
+a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import pytest
+
+from exactodds import ask, webform
+from exactodds.commands import COMMANDS, Query
+
+ROOT = Path(__file__).resolve().parent.parent
+GUARD = "examples/40k6/guard_squad_in_ruins.toml"
+SHOOT = {"shots": "20", "bs": "4", "strength": "4", "ap": "5", "target": GUARD}
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(autouse=True)
+def _in_a_folder_with_the_examples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Example unit files are named ``examples/...``, as on the page; pasted files are
+    written to ``pasted/`` here, not in the repository."""
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
+
+
+def _exact(rows: list[dict]) -> list[tuple[str, Fraction]]:
+    return [(r["label"], Fraction(r["p"])) for r in rows]
+
+
+# ------------------------------------------------------------ forms, no browser
+def test_every_command_has_a_form_generated_from_its_specs() -> None:
+    spec = webform.form_spec()
+    ids = [c["id"] for c in spec["commands"]]
+    assert sorted(ids) == sorted(webform.command_id(s, c) for s, c in COMMANDS)
+    forms = {c["id"]: c for c in spec["commands"]}
+    pool = {f["name"]: f for f in forms["pool"]["fields"]}
+    assert pool["n"] == {**pool["n"], "input": "number", "min": 0, "required": True, "positional": True,
+                         "flag": "N", "multiple": False}
+    assert pool["sides"]["default"] == 6 and not pool["sides"]["required"]
+    assert pool["reroll_failed"]["input"] == "checkbox"
+    assert "'Hit'" in pool["reroll_hit"]["help"]  # {hit} spelled with the form's label
+    shoot = {f["name"]: f for f in forms["40k6/shoot"]["fields"]}
+    assert shoot["target"]["input"] == "file" and shoot["bs"]["max"] == 10
+    assert shoot["outcome"]["choices"] and shoot["outcome"]["default"] == "casualties"
+    charge = {f["name"]: f for f in forms["40k6/charge"]["fields"]}
+    assert charge["roll"]["multiple"] and charge["roll"]["input"] == "select"
+    json.dumps(spec)  # plain data
+
+
+def test_each_form_starts_from_its_documented_example() -> None:
+    forms = {c["id"]: c for c in webform.form_spec()["commands"]}
+    example = forms["pool"]["example"]
+    assert example == {"n": "40", "hit": "2+", "reroll": "1", "reroll_hit": "5+"}
+    res = webform.run({"system": "pool", "params": example})
+    # BS 7: 2+ with 1s rerolled at 5+, each die hits with 5/6 + 1/6 * 1/3 = 8/9
+    assert Fraction(res["rows"][-1]["p"]) == Fraction(8, 9) ** 40 and Fraction(res["mean"]) == Fraction(320, 9)
+    assert forms["hd/shoot"]["example"]["engaged_def"] == ["3", "5"]  # a repeated option
+    assert forms["40k6/fight"]["example"]["attacker_charged"] is True  # a flag
+
+
+def test_examples_are_unit_files_not_queries() -> None:
+    examples = webform.example_files(ROOT / "examples")
+    assert GUARD in examples["40k6"]
+    assert "examples/hh3/rhino.toml" in examples["hh3"]
+    assert not any("query" in p for ps in examples.values() for p in ps)
+
+
+def test_run_answers_exactly() -> None:
+    res = webform.run({"system": "pool", "params": {"n": "3", "hit": "4+"}})
+    assert res["ok"] and res["command_line"] == "exactodds pool 3 --hit 4+"
+    # 3 dice at 4+: 1/8, 3/8, 3/8, 1/8; P(>=): 1, 7/8, 1/2, 1/8
+    assert _exact(res["rows"]) == [("0", Fraction(1, 8)), ("1", Fraction(3, 8)), ("2", Fraction(3, 8)),
+                                   ("3", Fraction(1, 8))]
+    assert [Fraction(r["at_least"]) for r in res["rows"]] == [1, Fraction(7, 8), Fraction(1, 2), Fraction(1, 8)]
+    assert res["mean"] == "3/2" and res["window"] == [0, 1, 2, 3]
+    assert Query.from_text(res["toml"]) == Query("pool", None, {"n": 3, "hit": "4+"})
+
+
+def test_the_window_shows_the_most_probable_rows_first() -> None:
+    res = webform.run({"system": "pool", "params": {"n": "100", "hit": "4+"}})
+    assert len(res["rows"]) == 101 and len(res["window"]) == 25
+    # Binomial(100, 1/2) is symmetric: the 25 most probable outcomes are 38..62
+    assert [res["rows"][i]["label"] for i in res["window"]] == [str(k) for k in range(38, 63)]
+    assert Fraction(res["rows"][50]["p"]) == Fraction(comb(100, 50), 2 ** 100)
+    assert [g["where"] for g in res["gaps"]] == ["below", "above"]
+
+
+def test_bad_input_is_one_line_naming_the_field() -> None:
+    res = webform.run({"system": "40k6", "command": "shoot", "params": {**SHOOT, "bs": "11"}})
+    assert res == {**res, "ok": False, "error": "input", "field": "bs",
+                   "reason": "11 is out of range: use a whole number from 1 to 10",
+                   "message": "'BS': 11 is out of range: use a whole number from 1 to 10"}
+    res = webform.run({"system": "pool", "params": {"hit": "4+"}})
+    assert res["field"] == "n" and res["message"] == "'N': a value is required"
+    res = webform.run({"system": "40k6", "command": "shoot", "params": {**SHOOT, "target": "nowhere.toml"}})
+    assert res["field"] == "target" and "nowhere.toml: cannot read the file" in res["message"]
+    res = webform.run({"system": "40k6", "command": "shoot", "params": SHOOT,
+                       "files": {"pasted/x.toml": "[[models]\n"}})
+    assert res["ok"]  # an unused pasted file is only written
+    res = webform.run({"system": "40k6", "command": "shoot", "params": {**SHOOT, "target": "pasted/x.toml"},
+                       "files": {"pasted/x.toml": "name = [\n"}})
+    assert not res["ok"] and res["field"] == "target" and "\n" not in res["message"]
+    res = webform.run({"system": "pool", "params": {"n": "3", "hit": "4+"}, "files": {"../escape.toml": "x"}})
+    assert not res["ok"] and "pasted/NAME.toml" in res["message"]
+    assert not (Path.cwd().parent / "escape.toml").exists()
+    assert json.loads(webform.run_json("{not json"))["ok"] is False
+    assert webform.run("nonsense")["ok"] is False  # type: ignore[arg-type]
+
+
+def test_over_the_limit_is_refused_with_its_size() -> None:
+    res = webform.run({"system": "pool", "params": {"n": "5000", "hit": "4+", "reroll_up_to": "100"},
+                       "max_states": "1000"})
+    assert res["error"] == "too_large" and "over the limit of 1,000" in res["message"]
+
+
+def test_a_pasted_unit_file_is_the_same_question_as_the_file(tmp_path: Path) -> None:
+    text = (ROOT / GUARD).read_text()
+    pasted = webform.run({"system": "40k6", "command": "shoot", "files": {"pasted/target.toml": text},
+                          "params": {**SHOOT, "target": "pasted/target.toml"}})
+    assert pasted["ok"] and (tmp_path / "pasted" / "target.toml").read_text() == text
+    direct = ask("40k6", "shoot", shots=20, bs=4, strength=4, ap=5, target=str(ROOT / GUARD))
+    assert _exact(pasted["rows"]) == [(str(x), p) for x, p in direct.dist.items()]
+
+
+# ------------------------------------------------------------------ the page
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The documentation site, built as the README says (mkdocs runs the calculator's build)."""
+    out = tmp_path_factory.mktemp("site")
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
+                    "-d", str(out)], check=True, cwd=ROOT)
+    return out
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}/calculator/"
+    httpd.shutdown()
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    path = _chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if path is None or sync_playwright is None:
+        missing = "chromium" if path is None else "the playwright package"
+        if os.environ.get("CI"):
+            pytest.fail(f"{missing} is not installed; .ci/run installs it for this test")
+        pytest.skip(f"{missing} is not installed (apt-get install chromium; pip install playwright)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _open(browser: object, url: str, requests: list[str]) -> object:
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})  # type: ignore[attr-defined]
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(url)
+    page.wait_for_function("window.exactoddsCalculator && window.exactoddsCalculator.timings.firstAnswer !== null",
+                           timeout=120_000)
+    return page
+
+
+def _answer(page: object, panel: int = 0) -> dict:
+    """Answer the question on a panel's form now; the result the page showed. (The field
+    being typed in is left first, as a person would, so its change is answered before.)"""
+    return page.evaluate("document.activeElement && document.activeElement.blur(), "  # type: ignore[attr-defined]
+                         f"window.exactoddsCalculator.panels[{panel}].answer()")
+
+
+def _table(page: object, panel: int = 0) -> list[tuple[str, str]]:
+    return [tuple(x) for x in page.evaluate(  # type: ignore[attr-defined]
+        f"""[...document.querySelectorAll('[data-panel="{panel}"] .eo-table tbody tr:not(.eo-gap)')]
+            .map(tr => [tr.dataset.outcome, tr.children[1].textContent])""")]
+
+
+def _fill_shoot(page: object, panel: int = 0) -> None:
+    page.select_option(f'[data-panel="{panel}"] .eo-command', "40k6/shoot")  # type: ignore[attr-defined]
+    for name, value in SHOOT.items():
+        if name == "target":
+            page.select_option(f"#eo-{panel}-target", value)  # type: ignore[attr-defined]
+        else:
+            page.fill(f"#eo-{panel}-{name}", value)  # type: ignore[attr-defined]
+
+
+def _shown(value: Fraction) -> str:
+    return "1" if value == 1 else f"{value.numerator}/{value.denominator}"
+
+
+@pytest.mark.browser
+def test_the_page_in_a_browser(browser: object, server: str, tmp_path: Path) -> None:
+    shots = Path(os.environ.get("EXACTODDS_SCREENSHOTS") or tmp_path)
+    requests: list[str] = []
+    start = time.monotonic()
+    page = _open(browser, server, requests)
+    first = time.monotonic() - start
+    timings = page.evaluate("window.exactoddsCalculator.timings")
+    print(f"\ncalculator: first answer after {first:.1f} s (Python ready after {timings['ready'] / 1000:.1f} s)")
+    assert first < 60  # about 4 s here; generous for a loaded CI machine
+
+    # a pool question: 4 dice hitting on 5+, C(4,k) (1/3)^k (2/3)^(4-k)
+    page.fill("#eo-0-n", "4")
+    page.fill("#eo-0-hit", "5+")
+    res = _answer(page)
+    assert res["ok"]
+    binomial = [Fraction(comb(4, k) * 2 ** (4 - k), 3 ** 4) for k in range(5)]
+    assert _table(page) == [(str(k), _shown(p)) for k, p in enumerate(binomial)]
+    assert page.inner_text('[data-panel="0"] .eo-mean').startswith("4/3")
+    page.fill('[data-panel="0"] .eo-k', "2")  # P(>= 2) = (24 + 8 + 1)/81 = 11/27
+    assert page.get_attribute('[data-panel="0"] .eo-at-least', "data-exact") == "11/27"
+    assert page.locator('[data-panel="0"] .eo-bar').count() == 5
+    page.check('[data-panel="0"] .eo-cumulative')
+    assert page.locator('[data-panel="0"] svg.eo-cum .eo-bar').count() == 5
+
+    # the 40K shooting question, against the CLI's exact answer
+    _fill_shoot(page)
+    t0 = time.monotonic()
+    res = _answer(page)
+    later = time.monotonic() - t0
+    assert res["ok"], res
+    print(f"calculator: 40k6 shoot answered in {later * 1000:.0f} ms")
+    assert later < 5  # well under 1 s here
+    expected = ask("40k6", "shoot", shots=20, bs=4, strength=4, ap=5, target=GUARD)
+    assert _table(page) == [(str(x), _shown(p)) for x, p in expected.dist.items()]
+    assert page.get_attribute('[data-panel="0"] .eo-mean', "data-exact") == \
+        f"{expected.mean.numerator}/{expected.mean.denominator}"
+    assert Fraction(page.inner_text('[data-panel="0"] dd[data-name="mean_hits"]').split()[0]) == Fraction(40, 3)
+
+    # Copy as CLI command and Download query TOML give what exactodds (run) accepts
+    page.click('[data-panel="0"] .eo-copy-cli')
+    cli = page.input_value(".eo-share-out")
+    assert cli == "exactodds 40k6 shoot --shots 20 --bs 4 --strength 4 --ap 5 --target " + GUARD
+    from exactodds.cli.generate import query_from_args
+
+    assert query_from_args(shlex.split(cli)[1:]).answer().dist == expected.dist
+    with page.expect_download() as download:
+        page.click('[data-panel="0"] .eo-download')
+    toml = Path(download.value.path()).read_text()
+    (tmp_path / "query.toml").write_text(toml)
+    run = subprocess.run([sys.executable, "-m", "exactodds", "run", str(tmp_path / "query.toml"), "--format", "json"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert [Fraction(o["p"]) for o in json.loads(run.stdout)["outcomes"]] == [p for _, p in expected.dist.items()]
+
+    # compare mode: a second question beside the first
+    page.check("#eo-compare")
+    page.wait_for_selector('[data-panel="1"] .eo-table')
+    page.fill("#eo-1-bs", "3")
+    res2 = _answer(page, 1)
+    by_bs3 = ask("40k6", "shoot", shots=20, bs=3, strength=4, ap=5, target=GUARD)
+    assert _table(page, 1) == [(str(x), _shown(p)) for x, p in by_bs3.dist.items()]
+    assert res2["ok"] and _table(page, 0) == [(str(x), _shown(p)) for x, p in expected.dist.items()]
+    page.screenshot(path=str(shots / "calculator_compare.png"), full_page=True)
+
+    # the link reproduces both questions and their answers
+    page.click(".eo-copy-link")
+    link = page.input_value(".eo-share-out")
+    assert link.startswith(server + "#q=")
+    other = _open(browser, link, requests)
+    other.wait_for_selector('[data-panel="1"] .eo-table')
+    assert other.input_value("#eo-0-shots") == "20" and other.input_value("#eo-1-bs") == "3"
+    assert other.input_value('[data-panel="0"] .eo-command') == "40k6/shoot"
+    assert _table(other, 0) == _table(page, 0) and _table(other, 1) == _table(page, 1)
+    other.close()
+
+    # a pasted unit file travels in the link: the squad with one Guardsman in the open instead
+    # of four (7 models instead of 10)
+    page.uncheck("#eo-compare")
+    text = (ROOT / GUARD).read_text()
+    head, sep, tail = text.rpartition("count = 4")
+    assert sep and 'name = "Guardsman (open)"' in head[-40:]
+    edited = head + "count = 1" + tail
+    page.select_option("#eo-0-target", "__paste__")
+    page.fill('[data-panel="0"] .eo-toml', edited)
+    res = _answer(page)
+    assert res["ok"], res
+    (tmp_path / "five.toml").write_text(edited)
+    five = ask("40k6", "shoot", shots=20, bs=4, strength=4, ap=5, target=str(tmp_path / "five.toml"))
+    assert _table(page) == [(str(x), _shown(p)) for x, p in five.dist.items()]
+    assert max(x for x, _ in five.dist.items()) == 7
+    page.click(".eo-copy-link")
+    other = _open(browser, page.input_value(".eo-share-out"), requests)
+    assert other.input_value('[data-panel="0"] .eo-toml') == edited
+    assert _table(other) == _table(page)
+    other.close()
+
+    # a bad value: the command line's reason beside the field, nothing else answered
+    page.select_option("#eo-0-target", GUARD)
+    page.fill("#eo-0-bs", "11")
+    res = _answer(page)
+    reason = "11 is out of range: use a whole number from 1 to 10"
+    cli = subprocess.run([sys.executable, "-m", "exactodds", "40k6", "shoot", "--shots", "20", "--bs", "11",
+                          "--strength", "4", "--target", GUARD], capture_output=True, text=True, cwd=ROOT)
+    assert cli.returncode == 2 and reason in cli.stderr
+    assert page.inner_text('[data-name="bs"] .eo-field-error') == reason
+    assert page.inner_text('[data-panel="0"] .eo-message') == "'BS': " + reason
+    assert page.locator('[data-panel="0"] .eo-table').count() == 0
+    assert "Traceback" not in page.inner_text("#exactodds-calculator")
+    page.screenshot(path=str(shots / "calculator_error.png"), full_page=True)
+
+    # every command has a working form: answered, or refused for a value left empty, beside its field
+    commands_by_id = {c["id"]: c for c in webform.form_spec()["commands"]}
+    ids = page.evaluate("[...document.querySelectorAll('[data-panel=\"0\"] .eo-command option')].map(o => o.value)")
+    assert sorted(ids) == sorted(webform.command_id(s, c) for s, c in COMMANDS)
+    for command_id in ids:
+        page.select_option('[data-panel="0"] .eo-command', command_id)
+        res = _answer(page)
+        # (or refused for an example file that does not fit, e.g. a unit with no close-combat profile)
+        assert res["ok"] or (res["error"] == "input" and res["field"] and "\n" not in res["message"]), \
+            (command_id, res)
+        assert page.locator('[data-panel="0"] .eo-field').count() == len(commands_by_id[command_id]["fields"])
+
+    # over the work limit: refused with its size, at once
+    page.select_option('[data-panel="0"] .eo-command', "pool")
+    for name in ("reroll", "reroll_hit"):  # the form starts from the documented example
+        page.fill(f"#eo-0-{name}", "")
+    page.fill("#eo-0-n", "5000")
+    page.fill("#eo-0-hit", "4+")
+    page.fill("#eo-0-reroll_up_to", "100")
+    page.fill("#eo-max-states", "1000")
+    res = _answer(page)
+    assert res["error"] == "too_large" and "over the limit of 1,000" in page.inner_text('[data-panel="0"] .eo-message')
+    page.close()
+
+    assert requests and all(u.startswith("http://127.0.0.1:") or u.startswith("blob:") for u in requests), \
+        [u for u in requests if not u.startswith("http://127.0.0.1:")]

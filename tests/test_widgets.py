@@ -1,0 +1,82 @@
+"""The Jupyter forms (exactodds.widgets), driven without a browser: build a form, set
+values, read the answer, the table, the chart and the messages it shows."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from exactodds import widgets  # noqa: E402
+from exactodds.commands import COMMANDS  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+GUARD = str(ROOT / "examples" / "40k6" / "guard_squad_in_ruins.toml")
+
+
+def test_every_command_has_a_form_with_one_control_per_parameter() -> None:
+    for system, command in COMMANDS:
+        f = widgets.form(system, command)
+        assert list(f.controls) == list(f.command.params.specs())
+        # a form with required values left empty is refused, with the field named
+        if f.error is not None:
+            assert f.error["field"] in f.controls and "\n" not in f.error["message"]
+
+
+def test_pool_form_answers_and_follows_changes() -> None:
+    f = widgets.form("pool", n=3, hit="4+")
+    # 3 dice at 4+: Binomial(3, 1/2)
+    assert f.answer.dist.items() == [(0, Fraction(1, 8)), (1, Fraction(3, 8)), (2, Fraction(3, 8)),
+                                     (3, Fraction(1, 8))]
+    assert "3/8" in f.table.value and f.chart.value.count("<rect") == 4
+    assert "exactodds pool 3 --hit 4+" in f.query_line.value
+    f.set(n=4, hit="5+")  # 4 dice at 5+: C(4,k) (1/3)^k (2/3)^(4-k)
+    assert f.answer.dist.items() == [(0, Fraction(16, 81)), (1, Fraction(32, 81)), (2, Fraction(24, 81)),
+                                     (3, Fraction(8, 81)), (4, Fraction(1, 81))]
+    assert f.answer.mean == Fraction(4, 3)
+    assert "16/81" in f.table.value
+    f.cumulative.value = True  # P(>= k): 1, 65/81, 33/81, 9/81, 1/81
+    assert "65/81" in f.chart.value and "#27ae60" in f.chart.value
+
+
+def test_bad_value_shows_the_command_line_reason_beside_its_field() -> None:
+    from click.testing import CliRunner
+
+    from exactodds.cli import main
+
+    f = widgets.form("40k6", "shoot", shots=20, bs=11, strength=4, target=GUARD)
+    assert f.answer is None and f.error["field"] == "bs"
+    reason = "11 is out of range: use a whole number from 1 to 10"
+    assert f.error["reason"] == reason and reason in f.errors["bs"].value
+    assert f.table.value == "" and f.errors["shots"].value == ""
+    cli = CliRunner().invoke(main, ["40k6", "shoot", "--shots", "20", "--bs", "11", "--strength", "4",
+                                    "--target", GUARD])
+    assert cli.exit_code == 2 and reason in cli.output
+    f.set(bs=4, ap=5)
+    assert f.error is None and f.errors["bs"].value == ""
+    assert f.answer.extras["mean_hits"] == Fraction(40, 3)  # 20 shots hitting on 3+: 20 * 2/3
+
+
+def test_bad_combination_names_both_fields_by_label() -> None:
+    f = widgets.form("pool", n=3, hit="4+", reroll_failed=True, reroll_up_to=2)
+    assert f.error["fields"] == ["reroll_failed", "reroll_up_to"]
+    assert f.error["message"] == "'Reroll failed' and 'Reroll up to' are alternatives; give one"
+
+
+def test_several_values_and_choices() -> None:
+    f = widgets.form("40k6", "charge", distance="7", roll=["2d6"])
+    # 2d6 >= 7: 21/36
+    assert f.answer.extras["p_success"] == Fraction(7, 12)
+    f.set(roll=[])
+    assert f.answer.extras["p_success"] == Fraction(7, 12)  # the default is 2d6
+
+
+def test_over_the_work_limit_is_refused_with_its_size() -> None:
+    from exactodds import state_limit
+
+    with state_limit(1000):
+        f = widgets.form("pool", n=5000, hit="4+", reroll_up_to=100)
+    assert f.error["error"] == "too_large" and "states" in f.error["message"] and f.answer is None
