@@ -187,7 +187,8 @@ def form_spec() -> dict[str, Any]:
     ``{"systems": {system: help}, "commands": [...]}`` (plain data, ready for JSON)."""
     commands = []
     for system, names in systems().items():
-        for name in (names or [None]):
+        each: list[str | None] = list(names) if names else [None]
+        for name in each:
             commands.append(command_spec(find(system, name)))
     return {"systems": dict(SYSTEMS), "commands": commands}
 

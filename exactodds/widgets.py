@@ -26,7 +26,7 @@ SVG_WIDTH, SVG_HEIGHT = 520, 180
 
 def _ipywidgets() -> Any:
     try:
-        import ipywidgets
+        import ipywidgets  # type: ignore[import-untyped,import-not-found,unused-ignore]
     except ImportError:
         raise ImportError("exactodds.widgets needs ipywidgets: pip install 'exactodds[widgets]'") from None
     return ipywidgets
@@ -153,7 +153,7 @@ class Form:
             answer = query.answer()
         except Exception as e:  # a refusal (or a bug) as one line, never a traceback
             self.answer, self.query, self._data = None, None, None
-            self.error = refusal(e, self.command.params, request["params"])
+            self.error = refusal(e, self.command.params, self.values())
             self.message.value = f'<span style="color:#b00">{escape(self.error["message"])}</span>'
             for name in self.error["fields"]:
                 if name in self.errors:
