@@ -407,3 +407,35 @@ def _read_profile(written: str, path: Path) -> ProfileRef:
     if path.exists() and not path.is_file():
         raise KindError(f"{written}: is not a regular file (a TOML file was expected)")
     return ProfileRef.read(written, path)
+
+
+class DiceExpr(Kind):
+    """A random count written as dice: ``D3``, ``D6``, ``2D6``, ``D6+1``
+    (:class:`~exactodds.rules.random_count.DiceCount`)."""
+
+    metavar = "DICE"
+
+    def __init__(self, what: str = "a dice expression") -> None:
+        self.what = what
+
+    def convert(self, value: Any, done: Mapping[str, Any]) -> Any:
+        from ..rules.random_count import DiceCount
+        try:
+            return DiceCount.parse(value, self.what)
+        except ExactOddsError as e:
+            raise KindError(str(e)) from None
+
+    def key(self, value: Any) -> Any:
+        return (value.dice, value.sides, value.plus)
+
+    def plain(self, value: Any) -> Any:
+        return str(value)
+
+
+class SaveOrNone(SaveRoll):
+    """A save value ``2+`` to ``6+``, or the word ``none``."""
+
+    def convert(self, value: Any, done: Mapping[str, Any]) -> int | str:
+        if isinstance(value, str) and value.strip().lower() == "none":
+            return "none"
+        return super().convert(value, done)

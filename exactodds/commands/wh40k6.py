@@ -7,9 +7,11 @@ from fractions import Fraction
 
 from ..answer import Answer
 from ..rules import wh40k6 as rules
+from ..rules.random_count import DiceCount
+from ..rules.wh40k6.traits import RANGES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES
-from .kinds import Choice, Count, Flag, Inches, Many, ProfileFile, ProfileRef, SaveRoll
-from .params import Params, param
+from .kinds import Choice, Count, DiceExpr, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll
+from .params import Params, ParamError, param
 from .registry import define
 
 OUTCOMES = ("casualties", "unsaved-wounds")
@@ -27,6 +29,22 @@ class _Firing(Params):
                                        "first roll's score (replaces the BS 6+ table).", None, metavar="K")
     reroll_failed: bool = param(Flag(), "Reroll every failed hit at the first roll's score (replaces the BS 6+ "
                                 "table).", False)
+    rules: tuple[str, ...] = param(Many(Choice(tuple(WEAPON_RULES))), "The weapon's special rules (repeatable): "
+                                   + "; ".join(f"{k}: {v}" for k, v in WEAPON_RULES.items()) + ".", ())
+    poisoned: int | None = param(SaveRoll("a Poisoned roll: 2+ to 6+"), "Poisoned (X+): wounds on X+ unless the "
+                                 "chart needs less (the rule poisoned alone is 4+).", None)
+    random_shots: DiceCount | None = param(DiceExpr("random shots"), "Each of the shots firing models fires D3, "
+                                           "D6, 2D6, D6+1... shots (then shots counts the models).", None)
+    moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo: half the shots).", False)
+    range: str | None = param(Choice(RANGES), "How far the target is: half (within half range) or full (rapid-fire: "
+                              "two shots each within half range).", None)
+
+    def check(self) -> None:
+        if "rapid-fire" in self.rules and self.range is None:
+            raise ParamError("{rules} rapid-fire needs {range}: half (two shots each) or full (one shot each)")
+        if self.random_shots is not None and ("salvo" in self.rules or "rapid-fire" in self.rules):
+            raise ParamError("{random_shots} cannot go with salvo or rapid-fire {rules}: those change a fixed "
+                             "number of shots")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,8 +58,9 @@ class _AtUnit(Params):
     ap: int | None = param(Count(1, 6, "an AP"), "Weapon AP 1-6 (default: none, '-').", None)
     target: ProfileRef = param(ProfileFile(), "The target unit's TOML file, models closest first.",
                                metavar="UNIT.toml")
-    focus_fire: int | None = param(SaveRoll(), "Focus Fire: wounds only on models with this cover save or "
-                                   "worse, or none.", None)
+    focus_fire: int | str | None = param(SaveOrNone("a Focus Fire value: a cover save from 2+ to 6+, or none"),
+                                         "Focus Fire: wounds only on models with this cover save or worse, or "
+                                         "none (only models with no cover save).", None)
     outcome: str = param(Choice(OUTCOMES), "Report models removed, or unsaved wounds.", "casualties")
 
 
@@ -89,7 +108,15 @@ class MoraleParams(Params):
 
 def _attack(p: _Firing, snap: bool, strength: int = 1, ap: int | None = None) -> rules.Shooting:
     return rules.Shooting(shots=p.shots, strength=strength, bs=p.bs, ap=ap, snap=snap, weapon_type=p.weapon_type,
-                          master_crafted=p.master_crafted, reroll_failed=p.reroll_failed)
+                          master_crafted=p.master_crafted, reroll_failed=p.reroll_failed, rules=p.rules,
+                          poisoned=p.poisoned, random_shots=p.random_shots, moved=p.moved, range=p.range)
+
+
+def _weapon_query(p: _Firing) -> dict:
+    """The weapon rules of a query, as the answer records them."""
+    return {"rules": list(p.rules), "poisoned": p.poisoned,
+            "random_shots": None if p.random_shots is None else str(p.random_shots), "moved": p.moved,
+            "range": p.range}
 
 
 @define("40k6", "hit", HitParams)
@@ -100,7 +127,7 @@ def hit(p: HitParams) -> Answer:
     """
     dist = rules.hits(_attack(p, p.snap))
     query = {"shots": p.shots, "bs": p.bs, "snap": p.snap, "weapon_type": p.weapon_type,
-             "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed}
+             "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed, **_weapon_query(p)}
     return Answer(dist, query)
 
 
@@ -116,7 +143,7 @@ def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
     query = {"shots": p.shots, "bs": p.bs, "strength": p.strength, "ap": p.ap, "snap": snap,
              "weapon_type": p.weapon_type, "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed,
              "target": p.target.written, "unit": unit.name, "models": unit.size, "focus_fire": p.focus_fire,
-             "outcome": p.outcome}
+             "outcome": p.outcome, **_weapon_query(p)}
     extras = {"p_unit_destroyed": run.final.pmf(unit.size)} if p.outcome == "casualties" else {}
     extras["mean_hits"] = stages["hits"].mean()
     extras["mean_wounds"] = stages["wounds"].mean()

@@ -14,6 +14,9 @@ A unit file::
     cover = 5                        # optional (2-6 or "5+")
     character = true                 # optional, default false
     look_out_sir = true              # optional: true, or the name of the line taking the wound
+    feel_no_pain = 5                 # optional: Feel No Pain 5+ (2-6, or "5+")
+    eternal_warrior = true           # optional, default false: immune to Instant Death
+    wounds_left = 1                  # optional: a model already wounded (1 to wounds)
     # close combat (required by `fight`; all or none of the first five):
     ws = 4
     initiative = 4
@@ -39,21 +42,21 @@ from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
 UNIT_KEYS = {"name", "models"}
 MELEE_REQUIRED = ("ws", "initiative", "attacks", "strength", "leadership")
 MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "cover", "character",
-              "look_out_sir", *MELEE_REQUIRED, "ap"}
+              "look_out_sir", *MELEE_REQUIRED, "ap", "feel_no_pain", "eternal_warrior", "wounds_left"}
 _SAVE = re.compile(r"^\s*([2-6])\s*\+\s*$")
 
 
-def _save(table: dict, key: str, path: Path, where: str) -> int | None:
+def _save(table: dict, key: str, path: Path, where: str, what: str = "a save") -> int | None:
     value = optional(table, key, (int, str), path, where)
     if value is None:
         return None
     if isinstance(value, str):
         m = _SAVE.match(value)
         if not m:
-            raise InputError(f"{path}: {where}.{key} = {value!r}: expected a save from 2 to 6 (or \"2+\" to \"6+\")")
+            raise InputError(f"{path}: {where}.{key} = {value!r}: expected {what} from 2 to 6 (or \"2+\" to \"6+\")")
         return int(m.group(1))
     if not 2 <= value <= 6:
-        raise InputError(f"{path}: {where}.{key} = {value!r}: expected a save from 2 to 6 (or \"2+\" to \"6+\")")
+        raise InputError(f"{path}: {where}.{key} = {value!r}: expected {what} from 2 to 6 (or \"2+\" to \"6+\")")
     return value
 
 
@@ -105,6 +108,9 @@ def load_unit(path: str | Path, melee: bool = False) -> Unit:
             character=character,
             look_out_sir=los,
             melee=_melee(m, path, where, melee),
+            feel_no_pain=_save(m, "feel_no_pain", path, where, "a Feel No Pain roll"),
+            eternal_warrior=optional(m, "eternal_warrior", bool, path, where, default=False),
+            wounds_left=optional(m, "wounds_left", int, path, where, check=between(1, 10)),
         )
         models.append(model_kwargs)
     try:

@@ -45,7 +45,9 @@ from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...dice import successes
 from ..allocation import UnitState
 from ..common import wound_target
-from .casualties import alloc_models, allocation_kernel, instant_death_damage, majority_toughness, majority_ws, recipient
+from .casualties import (
+    alloc_models, allocation_kernel, instant_death_damage, majority_toughness, majority_ws, recipient, start_state,
+)
 from .morale import FAIL, test_against
 from .tables import ws_target
 from .units import Melee, Unit, require_type
@@ -110,7 +112,7 @@ def _striker(unit: Unit, target: Unit, bonus: int) -> Callable[[int, UnitState, 
     # per line: the target's saves against its AP (no cover in close combat),
     # its recipient (closest first, Look Out Sir) and Instant Death damage
     choose = recipient(target)
-    kernels = [allocation_kernel(alloc_models(target, p.ap, cover_allowed=False), choose,
+    kernels = [allocation_kernel(alloc_models(target, p.ap, cover_allowed=False, strength=p.strength), choose,
                                  instant_death_damage(target, p.strength)) for p in melee]
     memo: dict[tuple, Dist] = {}
 
@@ -234,5 +236,5 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
 def fight(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> FightResult:
     """Resolve one fight sub-phase between ``attacker`` and ``defender``."""
     pipeline = fight_pipeline(attacker, defender, attacker_charged)
-    start = FightState(UnitState.fresh(alloc_models(attacker, None)), UnitState.fresh(alloc_models(defender, None)))
+    start = FightState(start_state(attacker), start_state(defender))
     return FightResult(pipeline.run(start))
