@@ -122,17 +122,20 @@ def best_save(m: dict, ap: int | None, cover_allowed: bool = True) -> int | None
 
 
 def sim_allocate(at_least: Callable[[int], bool], models: list[dict], left: list[int], wounds: int,
-                 strength: int, ap: int | None, focus: int | None = None, cover_allowed: bool = True) -> int:
+                 strength: int, ap: int | None, focus: int | str | None = None, cover_allowed: bool = True) -> int:
     """Allocate ``wounds`` one at a time; models are dicts (t, w, save, cover,
-    inv, char, los: False/True/line name, line). ``at_least(x)`` rolls one d6
-    needing x+: a Look Out Sir d6 when needed, then a save d6. Mutates
-    ``left``; returns unsaved wounds."""
+    inv, char, los: False/True/line name, line; optional fnp: Feel No Pain X,
+    ew: Eternal Warrior). ``at_least(x)`` rolls one d6 needing x+: a Look Out
+    Sir d6 when needed, then a save d6, then a Feel No Pain d6 when the wound
+    is not an Instant Death. Focus Fire ``"none"``: only models without cover.
+    Mutates ``left``; returns the wounds suffered (past saves and Feel No Pain)."""
     unsaved = 0
     for _ in range(wounds):
         alive = [i for i in range(len(models)) if left[i] > 0]
         if not alive:
             break
-        ok = [i for i in alive if focus is None or models[i].get("cover") is None or models[i]["cover"] >= focus]
+        ok = [i for i in alive if focus is None or models[i].get("cover") is None
+              or (focus != "none" and models[i]["cover"] >= focus)]
         if not ok:
             break
         i = ok[0]
@@ -147,8 +150,11 @@ def sim_allocate(at_least: Callable[[int], bool], models: list[dict], left: list
         sv = best_save(models[i], ap, cover_allowed)
         if sv is not None and at_least(sv):
             continue
+        instant_death = strength >= 2 * models[i]["t"] and not models[i].get("ew")
+        if models[i].get("fnp") and not instant_death and at_least(models[i]["fnp"]):
+            continue
         unsaved += 1
-        left[i] = 0 if strength >= 2 * models[i]["t"] else left[i] - 1
+        left[i] = 0 if instant_death else left[i] - 1
     return unsaved
 
 
@@ -169,6 +175,83 @@ def sim_shoot(roll: Callable[[], int], chance: Callable[[int], bool], models: li
     left = [m["w"] for m in models]
     unsaved = sim_allocate(lambda x: chance(7 - x), models, left, n_wounds, strength, ap, focus)
     return n_hits, n_wounds, unsaved, sum(1 for w in left if w == 0), tuple(left)
+
+
+def sim_hit_rules(chance: Callable[..., bool], bs: int, snap: bool, rules: set[str]) -> bool:
+    """One shot with weapon rules, one die at a time as its classes of faces
+    (hit; else a 1 or another miss). Twin-linked rerolls any miss at the first
+    roll's score; Preferred Enemy rerolls a 1 at the first roll's score (the
+    better of the two rerolls of a 1 at BS 6+); else the table's reroll of 1s.
+    A die is rerolled once."""
+    first, again = BS[1 if snap else bs]
+    if chance(7 - first):             # faces first..6
+        return True
+    if "twin-linked" in rules:
+        return chance(7 - first)
+    if "preferred-enemy" in rules or again is not None:
+        if chance(1, first - 1):       # the miss is a 1 (one face of first - 1)
+            return chance(7 - first) if "preferred-enemy" in rules else chance(7 - again)
+    return False
+
+
+def sim_wound_rules(chance: Callable[..., bool], strength: int, t: int, rules: set[str],
+                    poisoned: int | None) -> str:
+    """One to-wound die with weapon rules, as its classes of faces: "rend" (a
+    natural 6 of a rending or sniper weapon), "wound" or "fail". The chart, else
+    4+ for a sniper; Poisoned X unless the chart needs less. Shred rerolls a
+    failure, Preferred Enemy a 1; the reroll is final."""
+    needed = wound_needed(strength, t)
+    if "sniper" in rules:
+        needed = 4
+    if poisoned is not None:
+        needed = poisoned if needed is None else min(needed, poisoned)
+    auto_six = "rending" in rules or "sniper" in rules
+
+    def judge() -> tuple[str, bool]:
+        """(result, whether a failure was a 1)."""
+        if auto_six and chance(1):
+            return "rend", False
+        faces = 5 if auto_six else 6          # the faces left: 1..faces
+        wounding = 0 if needed is None else max(0, faces - needed + 1)
+        if chance(wounding, faces):
+            return "wound", False
+        return "fail", chance(1, faces - wounding)
+
+    got, one = judge()
+    if got == "fail" and ("shred" in rules or ("preferred-enemy" in rules and one)):
+        got, _ = judge()
+    return got
+
+
+def sim_random(roll: Callable[[], int], expr: tuple[int, int, int]) -> int:
+    """(dice, sides, plus): a D3 is a d6 halved, rounded up."""
+    dice, sides, plus = expr
+    return sum(roll() if sides == 6 else (roll() + 1) // 2 for _ in range(dice)) + plus
+
+
+def sim_shoot_rules(roll: Callable[[], int], chance: Callable[[int], bool], models: list[dict], shots: int, bs: int,
+                    snap: bool, strength: int, ap: int | None, focus: int | str | None, rules: set[str],
+                    poisoned: int | None = None, random_shots: tuple[int, int, int] | None = None) -> tuple:
+    """A whole shooting attack with weapon rules, die by die: random shots per
+    model, hit dice, wound dice against the majority Toughness of the models in
+    play, then the weapon's own wounds allocated, then the rending ones at AP2
+    (when AP2 is better than the weapon's AP). Returns (hits, wounds, unsaved,
+    casualties, left)."""
+    if poisoned is None and "poisoned" in rules:
+        poisoned = 4
+    n = shots if random_shots is None else sum(sim_random(roll, random_shots) for _ in range(shots))
+    n_hits = sum(sim_hit_rules(chance, bs, snap, rules) for _ in range(n))
+    left = [m.get("left", m["w"]) for m in models]
+    t = majority([m["t"] for m, w in zip(models, left) if w > 0])
+    kinds = [sim_wound_rules(chance, strength, t, rules, poisoned) for _ in range(n_hits)]
+    rend_ap2 = ap is None or ap > 2
+    normal = sum(k == "wound" or (k == "rend" and not rend_ap2) for k in kinds)
+    rend = sum(k == "rend" and rend_ap2 for k in kinds)
+    cover = "ignores-cover" not in rules
+    before = sum(1 for w in left if w == 0)
+    unsaved = sim_allocate(lambda x: chance(7 - x), models, left, normal, strength, ap, focus, cover)
+    unsaved += sim_allocate(lambda x: chance(7 - x), models, left, rend, strength, 2, focus, cover)
+    return n_hits, normal + rend, unsaved, sum(1 for w in left if w == 0) - before, tuple(left)
 
 
 def ws_needed(a: int, t: int) -> int:
@@ -247,3 +330,16 @@ def test_simulated_bs_table_matches_the_published_chances() -> None:
     published = {6: Fraction(31, 36), 7: Fraction(8, 9), 8: Fraction(11, 12), 9: Fraction(17, 18), 10: Fraction(35, 36)}
     for bs, p in published.items():
         assert tree(lambda roll, chance, bs=bs: sim_hit(roll, bs, False))[True] == p
+
+
+def test_simulated_twin_linked_and_feel_no_pain_identities() -> None:
+    assert tree(lambda roll, chance: sim_hit_rules(chance, 3, False, {"twin-linked"}))[True] == Fraction(3, 4)
+    assert tree(lambda roll, chance: sim_hit_rules(chance, 4, False, {"twin-linked"}))[True] == Fraction(8, 9)
+    for bs in range(6, 11):  # no rule: the table's own reroll of 1s
+        assert tree(lambda roll, chance, bs=bs: sim_hit_rules(chance, bs, False, set()))[True] == \
+            tree(lambda roll, chance, bs=bs: sim_hit(roll, bs, False))[True]
+    fnp = [dict(t=4, w=1, fnp=5)]
+
+    def one_wound(roll, chance):  # noqa: ANN001, ANN202
+        return sim_allocate(lambda x: chance(7 - x), fnp, [1], 1, 4, None)
+    assert tree(one_wound)[1] == Fraction(2, 3)
