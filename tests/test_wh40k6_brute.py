@@ -254,6 +254,39 @@ def sim_shoot_rules(roll: Callable[[], int], chance: Callable[[int], bool], mode
     return n_hits, normal + rend, unsaved, sum(1 for w in left if w == 0) - before, tuple(left)
 
 
+# The Vehicle Damage table, written again: D6 + modifiers (7+ explodes)
+DAMAGE = {1: "crew shaken", 2: "crew shaken", 3: "crew shaken", 4: "crew stunned", 5: "weapon destroyed",
+          6: "immobilised"}
+
+
+def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int, bs: int, strength: int,
+                ap: int | None, armour: int, hull: int, rules: set[str], cover: int | None = None,
+                open_topped: bool = False) -> tuple:
+    """Shots at a vehicle, die by die: hit dice, then for each hit in turn a
+    penetration d6 (+D3 on a 6 with Rending) + S against the armour (equal:
+    glancing, higher: penetrating), a cover save, one Hull Point lost, and for a
+    penetrating hit a damage d6 + 2 (AP1) / + 1 (AP2) / + 1 (open-topped).
+    Returns (hull points left, statuses or fate)."""
+    n_hits = sum(sim_hit_rules(chance, bs, False, rules) for _ in range(shots))
+    statuses: set[str] = set()
+    for _ in range(n_hits):
+        face = roll()
+        total = face + strength + ((roll() + 1) // 2 if face == 6 and rules & {"rending", "sniper"} else 0)
+        if total < armour:
+            continue
+        if cover is not None and "ignores-cover" not in rules and chance(7 - cover):
+            continue
+        hull -= 1
+        if total > armour:
+            result = roll() + {1: 2, 2: 1}.get(ap or 0, 0) + (1 if open_topped else 0)
+            if result >= 7:
+                return 0, "explodes"
+            statuses.add(DAMAGE[result])
+        if hull == 0:
+            return 0, "wrecked"
+    return hull, tuple(sorted(statuses))
+
+
 def ws_needed(a: int, t: int) -> int:
     """The WS table, written again from the issue: 5+ when the target's WS is
     more than twice the attacker's, 3+ when the attacker's is higher, else 4+."""

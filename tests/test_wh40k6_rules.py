@@ -195,3 +195,39 @@ def test_bad_weapon_rules_are_refused(kw: dict, words: str) -> None:
 def test_feel_no_pain_out_of_range_is_refused(fnp: int) -> None:
     with pytest.raises(InputError, match="2\\+ to 6\\+"):
         Model(toughness=4, wounds=1, feel_no_pain=fnp)
+
+
+# ---------------------------------------------------------------- vehicles
+from exactodds.rules.wh40k6.vehicles import Vehicle, shoot_vehicle  # noqa: E402
+from tests.test_wh40k6_brute import sim_vehicle  # noqa: E402
+
+
+def test_penetration_identity_d6_plus_8_against_av_12() -> None:
+    # d6 + 8 against 12: 5 or 6 penetrate (1/3), 4 glances (1/6)
+    run = shoot_vehicle(Shooting(shots=1, strength=8, weapon_type="no-bs"), Vehicle(12, 12, 12, 3), "front")
+    hp = dict(run.final.map(lambda s: s.hull_points).to_fractions())
+    assert hp == {3: F(1, 2), 2: F(1, 3) + F(1, 6)}
+    glanced = run.final.map(lambda s: (s.hull_points, s.statuses)).pmf((2, ()))
+    assert glanced == F(1, 6) + F(1, 3) * 0  # a penetrating hit always gains a status below 7
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2), st.integers(2, 5), st.integers(4, 10), st.one_of(st.none(), st.integers(1, 3)),
+       st.integers(10, 14), st.integers(1, 3), st.sets(st.sampled_from(["rending", "twin-linked", "ignores-cover"])),
+       st.one_of(st.none(), st.integers(3, 6)), st.booleans())
+def test_vehicles_match_the_simulator(shots, bs, strength, ap, armour, hull, rules, cover, open_topped) -> None:
+    vehicle = Vehicle(armour, 10, 10, hull, cover=cover, open_topped=open_topped)
+    run = shoot_vehicle(Shooting(shots=shots, strength=strength, bs=bs, ap=ap, rules=tuple(rules)), vehicle, "front")
+    got = dict(run.final.map(lambda s: (s.hull_points, s.fate or s.statuses)).to_fractions())
+    want = tree(lambda roll, chance: sim_vehicle(roll, chance, shots, bs, strength, ap, armour, hull, set(rules),
+                                                 cover, open_topped))
+    assert got == want
+
+
+@pytest.mark.parametrize("kw, words", [
+    (dict(front=9), "from 10 to 14"), (dict(rear=15), "from 10 to 14"), (dict(hull_points=0), "hull_points"),
+])
+def test_bad_vehicles_are_refused(kw: dict, words: str) -> None:
+    values = dict(front=11, side=11, rear=10, hull_points=3) | kw
+    with pytest.raises(InputError, match=words):
+        Vehicle(**values)

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..answer import Answer
 from ..rules import wh40k6 as rules
 from ..rules.random_count import DiceCount
+from ..rules.wh40k6.tables import FACINGS
 from ..rules.wh40k6.traits import RANGES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES
 from .kinds import Choice, Count, DiceExpr, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll
-from .params import Params, ParamError, param
+from .params import Params, ParamError, literal, param
 from .registry import define
 
 OUTCOMES = ("casualties", "unsaved-wounds")
@@ -62,6 +63,7 @@ class _AtUnit(Params):
                                          "Focus Fire: wounds only on models with this cover save or worse, or "
                                          "none (only models with no cover save).", None)
     outcome: str = param(Choice(OUTCOMES), "Report models removed, or unsaved wounds.", "casualties")
+    facing: str | None = param(Choice(FACINGS), "Armour facing hit, for a vehicle target (default front).", None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,11 +134,16 @@ def hit(p: HitParams) -> Answer:
 
 
 def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
-    from ..profiles.wh40k6 import load_unit
+    from ..profiles.wh40k6 import load_target
+    from ..rules.wh40k6.vehicles import Vehicle
 
-    unit = load_unit(p.target.path)
+    unit = load_target(p.target.path)
     snap = overwatch or (isinstance(p, ShootParams) and p.snap)
     attack = _attack(p, snap, p.strength, p.ap)
+    if isinstance(unit, Vehicle):
+        return _at_vehicle(p, attack, unit)
+    if p.facing is not None:
+        raise ParamError("{facing} applies to vehicles; " + literal(f"{unit.name!r} has no armour facings"))
     run = (rules.overwatch if overwatch else rules.shoot)(attack, unit, p.focus_fire)
     stages = rules.stage_counts(run)
     dist = stages["casualties" if p.outcome == "casualties" else "unsaved wounds"]
@@ -148,6 +155,30 @@ def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
     extras["mean_hits"] = stages["hits"].mean()
     extras["mean_wounds"] = stages["wounds"].mean()
     return Answer(dist, query, extras, stages=stages)
+
+
+def _at_vehicle(p: ShootParams | OverwatchParams, attack: rules.Shooting, vehicle: object) -> Answer:
+    """A shooting attack at a vehicle: the joint (Hull Points left, status set)."""
+    from ..rules.wh40k6 import vehicles
+
+    if p.outcome != "casualties" or p.focus_fire is not None:
+        raise ParamError("{outcome} and {focus_fire} apply to units of models, not to a vehicle")
+    assert isinstance(vehicle, vehicles.Vehicle)
+    facing = p.facing or "front"
+    run = (vehicles.shoot_vehicle(replace(attack, snap=True), vehicle, facing) if isinstance(p, OverwatchParams)
+           else vehicles.shoot_vehicle(attack, vehicle, facing))
+    final = run.final
+    start = vehicle.hull_points if vehicle.hull_left is None else vehicle.hull_left
+    query = {"shots": p.shots, "bs": p.bs, "strength": p.strength, "ap": p.ap, "snap": attack.snap,
+             "weapon_type": p.weapon_type, "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed,
+             "target": p.target.written, "vehicle": vehicle.name, "facing": facing,
+             "armour": vehicle.armour(facing), **_weapon_query(p)}
+    extras = {"p_wrecked_or_exploded": final.map(lambda s: s.destroyed()).pmf(True),
+              "p_explodes": final.map(lambda s: s.fate == vehicles.EXPLODES).pmf(True),
+              "mean_hits": run["hits"].mean(),
+              "mean_hull_points_lost": final.map(lambda s: start - s.hull_points).mean()}
+    stages = {"hits": run["hits"], vehicles.DAMAGE: final.map(vehicles.result_of)}
+    return Answer(final.map(vehicles.result_of), query, extras, stages=stages)
 
 
 @define("40k6", "shoot", ShootParams)

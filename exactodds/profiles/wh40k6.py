@@ -37,6 +37,7 @@ from typing import Any
 
 from ..core import InputError
 from ..rules.wh40k6 import Melee, Model, Unit
+from ..rules.wh40k6.vehicles import Vehicle
 from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
 
 UNIT_KEYS = {"name", "models"}
@@ -117,3 +118,49 @@ def load_unit(path: str | Path, melee: bool = False) -> Unit:
         return Unit(tuple(Model(**kw) for kw in models), name)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
+
+
+VEHICLE_KEYS = {"name", "count", "front", "side", "rear", "hull_points", "open_topped", "cover", "hull_left"}
+"""Keys of a vehicle's [[models]] line (one vehicle; squadrons are not modelled)::
+
+    [[models]]
+    name = "Rhino"
+    front = 11                       # required: Armour Values 10-14
+    side = 11
+    rear = 10
+    hull_points = 3                  # required, 1-10
+    open_topped = false              # optional
+    cover = 5                        # optional cover save (2-6 or "5+")
+    hull_left = 2                    # optional: a vehicle already damaged
+"""
+
+
+def load_target(path: str | Path, melee: bool = False) -> Unit | Vehicle:
+    """Read a unit file, or a vehicle file (a [[models]] line with armour values)."""
+    if not isinstance(path, (str, Path)):
+        raise InputError(f"a unit file is given by its path (text), not {path!r:.60}")
+    p = Path(path)
+    doc = load_toml(p)
+    lines = doc.get("models")
+    if not (isinstance(lines, list) and any(isinstance(m, dict) and {"front", "side", "rear", "hull_points"} & set(m)
+                                            for m in lines)):
+        return load_unit(p, melee)
+    no_unknown_keys(doc, UNIT_KEYS, p)
+    if melee:
+        raise InputError(f"{p}: is a vehicle; fighting vehicles is not modelled")
+    if len(lines) != 1:
+        raise InputError(f"{p}: a vehicle file has one [[models]] line (squadrons are not modelled), not {len(lines)}")
+    m, where = lines[0], "models[1]"
+    if not isinstance(m, dict):
+        raise InputError(f"{p}: {where} must be a table ([[models]])")
+    no_unknown_keys(m, VEHICLE_KEYS, p, where)
+    optional(m, "count", int, p, where, check=between(1, 1))
+    armour = {k: require(m, k, int, p, where, check=between(10, 14)) for k in ("front", "side", "rear")}
+    try:
+        return Vehicle(**armour, hull_points=require(m, "hull_points", int, p, where, check=between(1, 10)),
+                       name=optional(m, "name", str, p, where, default=optional(doc, "name", str, p, default=p.stem)),
+                       open_topped=optional(m, "open_topped", bool, p, where, default=False),
+                       cover=_save(m, "cover", p, where),
+                       hull_left=optional(m, "hull_left", int, p, where, check=between(1, 10)))
+    except InputError as e:
+        raise InputError(f"{p}: {e}") from None
