@@ -303,8 +303,11 @@ def two_d6_pass_pairs(value: int) -> int:
 def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged: bool) -> tuple:
     """A whole fight sub-phase die by die: Initiative 10 to 1, both sides'
     attacks at a step from the models alive at its start, then allocation;
-    combat result; the loser's morale test. Returns (attacker survivors,
-    defender survivors, who falls back)."""
+    combat result; the loser's morale test. Model dicts may carry ``rules``:
+    furious-charge (+1 S charging), rage (+2 A charging instead of +1),
+    counter-attack (+1 A when charged), hatred (reroll failed hits after a
+    charge), fearless (no test), stubborn (no negative modifier); and ``fnp``.
+    Returns (attacker survivors, defender survivors, who falls back)."""
     left = {"a": [m["w"] for m in a], "d": [m["w"] for m in d]}
     units = {"a": a, "d": d}
     unsaved = {"a": 0, "d": 0}   # suffered
@@ -327,12 +330,19 @@ def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
                 if not idx:
                     continue
                 m = units[side][idx[0]]
-                n_att = len(idx) * (m["a"] + (1 if charged and side == "a" else 0))
+                rules = m.get("rules", ())
+                charging, was_charged = charged and side == "a", charged and side == "d"
+                bonus = (2 if "rage" in rules else 1) if charging else (
+                    1 if was_charged and "counter-attack" in rules else 0)
+                s = min(10, m["s"] + 1) if charging and "furious-charge" in rules else m["s"]
+                n_att = len(idx) * (m["a"] + bonus)
                 wounds = 0
                 for _ in range(n_att):
-                    if chance(7 - ws_needed(m["ws"], t_ws)) and chance(faces_at_least(wound_needed(m["s"], t_t))):
+                    need = 7 - ws_needed(m["ws"], t_ws)
+                    hit = chance(need) or ("hatred" in rules and charged and chance(need))
+                    if hit and chance(faces_at_least(wound_needed(s, t_t))):
                         wounds += 1
-                pending.append((foe, wounds, m["s"], m["ap"]))
+                pending.append((foe, wounds, s, m["ap"]))
         for foe, wounds, s, ap in pending:
             unsaved[foe] += sim_allocate(lambda x: chance(7 - x), units[foe], left[foe], wounds, s, ap,
                                          cover_allowed=False)
@@ -341,8 +351,11 @@ def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
     falls = "none"
     if inflicted_a != inflicted_d and surv["a"] and surv["d"]:
         loser = "d" if inflicted_a > inflicted_d else "a"
-        ld = max(units[loser][i]["ld"] for i, w in enumerate(left[loser]) if w > 0)
-        if not chance(two_d6_pass_pairs(ld - abs(inflicted_a - inflicted_d)), 36):
+        alive = [units[loser][i] for i, w in enumerate(left[loser]) if w > 0]
+        ld = max(m["ld"] for m in alive)
+        rules = {r for m in alive for r in m.get("rules", ())}
+        value = ld if "stubborn" in rules else ld - abs(inflicted_a - inflicted_d)
+        if "fearless" not in rules and not chance(two_d6_pass_pairs(value), 36):
             falls = "attacker" if loser == "a" else "defender"
     return surv["a"], surv["d"], falls
 

@@ -96,3 +96,22 @@ def test_armour_out_of_range_in_a_vehicle_file(tmp_path: Path, armour: int) -> N
     v = write(tmp_path, "v.toml", f"[[models]]\nfront = {armour}\nside = 11\nrear = 10\nhull_points = 3\n")
     args = ["40k6", "shoot", "--shots", "1", "--bs", "4", "--strength", "4", "--target", str(v)]
     assert "10" in one_line_error(invoke(*args)) and "14" in one_line_error(invoke(*args))
+
+
+def test_fleet_stubborn_and_fearless_from_the_command_line() -> None:
+    def figure(*args: str) -> F:
+        out = invoke("40k6", *args, "--format", "json")
+        assert out.exit_code == 0, out.output
+        return F(json.loads(out.output)["p_success" if args[0] == "charge" else "p_pass"])
+    # 2D6 >= 8: 15/36; Fleet rerolls a failure: 5/12 + 7/12 * 5/12
+    assert figure("charge", "--distance", "8", "--fleet") == F(5, 12) + F(7, 12) * F(5, 12)
+    # Ld 8 - 3: 2D6 <= 5 is 10/36; stubborn tests at 8: 26/36; fearless passes
+    assert figure("morale", "--leadership", "8", "--modifier", "-3") == F(10, 36)
+    assert figure("morale", "--leadership", "8", "--modifier", "-3", "--stubborn") == F(26, 36)
+    assert figure("morale", "--leadership", "8", "--modifier", "-3", "--fearless") == 1
+
+
+def test_unknown_model_rule_in_a_unit_file(tmp_path: Path) -> None:
+    unit = write(tmp_path, "u.toml", '[[models]]\ntoughness = 4\nwounds = 1\nrules = ["furious"]\n')
+    args = ["40k6", "shoot", "--shots", "1", "--bs", "4", "--strength", "4", "--target", str(unit)]
+    assert "furious-charge" in one_line_error(invoke(*args))

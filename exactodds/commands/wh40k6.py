@@ -88,6 +88,7 @@ class ChargeParams(Params):
     distance: Fraction = param(Inches(), "Inches from the first charger to the enemy (e.g. 8 or 7.5).")
     roll: tuple[str, ...] = param(Many(Choice(tuple(rules.CHARGE_ROLLS))), "Charge roll of the unit's models "
                                   "(repeatable; default 2d6). A unit mixing methods charges with the slowest.", ())
+    fleet: bool = param(Flag(), "Fleet: a charge roll short of the distance is rerolled once.", False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +107,8 @@ class MoraleParams(Params):
     leadership: int = param(Count(1, 10, "a Leadership"), "Leadership 1-10.")
     modifier: int = param(Count(None, None, "a Leadership modifier"), "Added to Leadership (negative: harder, "
                           "e.g. minus a combat result difference).", 0)
+    fearless: bool = param(Flag(), "Fearless: the test is passed automatically.", False)
+    stubborn: bool = param(Flag(), "Stubborn: negative modifiers are ignored.", False)
 
 
 def _attack(p: _Firing, snap: bool, strength: int = 1, ap: int | None = None) -> rules.Shooting:
@@ -210,9 +213,11 @@ def charge(p: ChargeParams) -> Answer:
     """
     methods = p.roll or ("2d6",)
     used = rules.slowest(methods)
-    dist = rules.charge_roll(used)
-    query = {"distance": str(p.distance), "rolls": list(methods), "charges_with": used}
-    return Answer(dist, query, {"p_success": rules.p_charge(p.distance, methods)})
+    from ..rules.wh40k6.assault import fleet_charge_roll
+
+    dist = fleet_charge_roll(p.distance, (used,)) if p.fleet else rules.charge_roll(used)
+    query = {"distance": str(p.distance), "rolls": list(methods), "charges_with": used, "fleet": p.fleet}
+    return Answer(dist, query, {"p_success": rules.p_charge(p.distance, methods, p.fleet)})
 
 
 @define("40k6", "fight", FightParams)
@@ -247,5 +252,9 @@ def morale(p: MoraleParams) -> Answer:
 
     Example: exactodds 40k6 morale --leadership 8 --modifier -2
     """
-    dist = rules.morale_test(p.leadership, p.modifier)
-    return Answer(dist, {"leadership": p.leadership, "modifier": p.modifier}, {"p_pass": dist.pmf("pass")})
+    from ..core import Dist
+
+    modifier = max(0, p.modifier) if p.stubborn else p.modifier
+    dist = Dist.constant("pass") if p.fearless else rules.morale_test(p.leadership, modifier)
+    return Answer(dist, {"leadership": p.leadership, "modifier": p.modifier, "fearless": p.fearless,
+                         "stubborn": p.stubborn}, {"p_pass": dist.pmf("pass")})

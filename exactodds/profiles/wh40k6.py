@@ -17,6 +17,8 @@ A unit file::
     feel_no_pain = 5                 # optional: Feel No Pain 5+ (2-6, or "5+")
     eternal_warrior = true           # optional, default false: immune to Instant Death
     wounds_left = 1                  # optional: a model already wounded (1 to wounds)
+    rules = ["furious-charge"]       # optional: furious-charge, rage, counter-attack, hatred,
+                                     #   fearless, stubborn
     # close combat (required by `fight`; all or none of the first five):
     ws = 4
     initiative = 4
@@ -37,13 +39,15 @@ from typing import Any
 
 from ..core import InputError
 from ..rules.wh40k6 import Melee, Model, Unit
+from ..rules.wh40k6.traits import MODEL_RULES
 from ..rules.wh40k6.vehicles import Vehicle
 from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
 
 UNIT_KEYS = {"name", "models"}
 MELEE_REQUIRED = ("ws", "initiative", "attacks", "strength", "leadership")
 MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "cover", "character",
-              "look_out_sir", *MELEE_REQUIRED, "ap", "feel_no_pain", "eternal_warrior", "wounds_left"}
+              "look_out_sir", *MELEE_REQUIRED, "ap", "feel_no_pain", "eternal_warrior", "wounds_left",
+              "rules"}
 _SAVE = re.compile(r"^\s*([2-6])\s*\+\s*$")
 
 
@@ -59,6 +63,14 @@ def _save(table: dict, key: str, path: Path, where: str, what: str = "a save") -
     if not 2 <= value <= 6:
         raise InputError(f"{path}: {where}.{key} = {value!r}: expected {what} from 2 to 6 (or \"2+\" to \"6+\")")
     return value
+
+
+def _rules(m: dict, path: Path, where: str) -> tuple[str, ...]:
+    rules = optional(m, "rules", list, path, where, default=[])
+    for r in rules:
+        if not isinstance(r, str) or r not in MODEL_RULES:
+            raise InputError(f"{path}: {where}.rules: unknown rule {r!r:.60}; allowed: {', '.join(MODEL_RULES)}")
+    return tuple(rules)
 
 
 def _melee(m: dict, path: Path, where: str, needed: bool) -> Melee | None:
@@ -112,6 +124,7 @@ def load_unit(path: str | Path, melee: bool = False) -> Unit:
             feel_no_pain=_save(m, "feel_no_pain", path, where, "a Feel No Pain roll"),
             eternal_warrior=optional(m, "eternal_warrior", bool, path, where, default=False),
             wounds_left=optional(m, "wounds_left", int, path, where, check=between(1, 10)),
+            rules=_rules(m, path, where),
         )
         models.append(model_kwargs)
     try:

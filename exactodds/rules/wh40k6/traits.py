@@ -31,6 +31,17 @@ WEAPON_RULES: dict[str, str] = {
 }
 """The weapon rules a shooting attack may have, and what each does."""
 
+MODEL_RULES: dict[str, str] = {
+    "furious-charge": "+1 Strength in the fight of the turn it charges",
+    "rage": "+2 Attacks instead of +1 when charging",
+    "counter-attack": "+1 Attack when charged",
+    "hatred": "reroll failed to-hit rolls in the first fight round (the fight of a charge)",
+    "fearless": "passes morale tests automatically, so never falls back from a fight",
+    "stubborn": "takes morale tests without negative modifiers",
+}
+"""The close-combat and morale rules a model line of a unit file may have
+(``rules = [...]``); Fleet is a property of the charge roll (the charge command)."""
+
 FIRE_MODES = ("rapid-fire", "heavy", "salvo")
 """Weapon types of shots: at most one of them per weapon."""
 
@@ -154,3 +165,13 @@ def wound_die(needed: int | None, rules: tuple[str, ...], ap: int | None) -> Dis
         else:
             weights[first] = weights.get(first, 0) + 6
     return Dist.from_weights({k: w for k, w in weights.items() if w})
+
+
+def check_model_rules(rules: object, what: str = "a model") -> tuple[str, ...]:
+    """The model ``rules`` as a sorted tuple, refusing unknown names."""
+    if isinstance(rules, str) or not isinstance(rules, (list, tuple, set, frozenset)):
+        raise InputError(f"{what}'s rules must be a list of rule names, not {rules!r:.60}")
+    for r in rules:
+        if not isinstance(r, str) or r not in MODEL_RULES:
+            raise InputError(f"unknown rule {r!r:.60} on {what}: use {', '.join(MODEL_RULES)}")
+    return tuple(sorted(set(rules)))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ...core import InputError
 from ..common import save_value, whole_number
 from ..random_count import DiceCount
-from .traits import RANGES, check_feel_no_pain, check_weapon_rules
+from .traits import RANGES, check_feel_no_pain, check_model_rules, check_weapon_rules
 
 WEAPON_TYPES = ("normal", "template", "blast", "artillery", "no-bs")
 """Weapon types. Only ``normal`` rolls to hit with BS; the others place their
@@ -82,6 +82,7 @@ class Model:
     feel_no_pain: int | None = None
     eternal_warrior: bool = False
     wounds_left: int | None = None
+    rules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         require_type(self.name, str, "a model's name")
@@ -97,6 +98,7 @@ class Model:
             require_type(self.melee, Melee, f"{self.name}: melee profile")
         check_feel_no_pain(self.feel_no_pain, f"{self.name}: feel_no_pain")
         require_type(self.eternal_warrior, bool, f"{self.name}: eternal_warrior")
+        object.__setattr__(self, "rules", check_model_rules(self.rules, self.name))
         if self.wounds_left is not None:
             whole_number(self.wounds_left, f"{self.name}: wounds_left", 1, self.wounds)
         if self.look_out_sir is not False and not self.character:
