@@ -118,10 +118,11 @@ def _attack(p: _Firing, snap: bool, strength: int = 1, ap: int | None = None) ->
 
 
 def _weapon_query(p: _Firing) -> dict:
-    """The weapon rules of a query, as the answer records them."""
-    return {"rules": list(p.rules), "poisoned": p.poisoned,
-            "random_shots": None if p.random_shots is None else str(p.random_shots), "moved": p.moved,
-            "range": p.range}
+    """The weapon rules of a query, as the answer records them (only those given)."""
+    given = {"rules": list(p.rules), "poisoned": p.poisoned,
+             "random_shots": None if p.random_shots is None else str(p.random_shots), "moved": p.moved,
+             "range": p.range}
+    return {k: v for k, v in given.items() if v not in (None, False, [])}
 
 
 @define("40k6", "hit", HitParams)
@@ -216,7 +217,9 @@ def charge(p: ChargeParams) -> Answer:
     from ..rules.wh40k6.assault import fleet_charge_roll
 
     dist = fleet_charge_roll(p.distance, (used,)) if p.fleet else rules.charge_roll(used)
-    query = {"distance": str(p.distance), "rolls": list(methods), "charges_with": used, "fleet": p.fleet}
+    query = {"distance": str(p.distance), "rolls": list(methods), "charges_with": used}
+    if p.fleet:
+        query["fleet"] = True
     return Answer(dist, query, {"p_success": rules.p_charge(p.distance, methods, p.fleet)})
 
 
@@ -256,5 +259,6 @@ def morale(p: MoraleParams) -> Answer:
 
     modifier = max(0, p.modifier) if p.stubborn else p.modifier
     dist = Dist.constant("pass") if p.fearless else rules.morale_test(p.leadership, modifier)
-    return Answer(dist, {"leadership": p.leadership, "modifier": p.modifier, "fearless": p.fearless,
-                         "stubborn": p.stubborn}, {"p_pass": dist.pmf("pass")})
+    query = {"leadership": p.leadership, "modifier": p.modifier}
+    query.update({k: True for k in ("fearless", "stubborn") if getattr(p, k)})
+    return Answer(dist, query, {"p_pass": dist.pmf("pass")})
