@@ -115,3 +115,18 @@ def test_unknown_model_rule_in_a_unit_file(tmp_path: Path) -> None:
     unit = write(tmp_path, "u.toml", '[[models]]\ntoughness = 4\nwounds = 1\nrules = ["furious"]\n')
     args = ["40k6", "shoot", "--shots", "1", "--bs", "4", "--strength", "4", "--target", str(unit)]
     assert "furious-charge" in one_line_error(invoke(*args))
+
+
+def test_hell_dorado_elevated_shot_behind_a_melee_is_a_normal_shot() -> None:
+    out = invoke("hd", "shoot", "--dice", "2", "--target-def", "3", "--behind", "--candidate-def", "5",
+                 "--elevated", "--format", "json")
+    data = json.loads(out.output)
+    # difficulty max(DEF 3, no range) = 3: each die hits on 3+ (2/3); both miss: 1/9
+    assert data["difficulty"] == 3
+    assert F(data["p_recipient"]["none"]) == F(1, 9)
+
+
+@pytest.mark.parametrize("args", [["--hit", "auto", "--reroll", "1", "--reroll-hit", "4+"],
+                                  ["--hit", "fail", "--reroll-failed"], ["--hit", "auto", "--reroll-up-to", "2"]])
+def test_pool_rerolls_with_an_automatic_result_are_refused(args: list[str]) -> None:
+    assert "need a target number X+" in one_line_error(invoke("pool", "3", *args))
