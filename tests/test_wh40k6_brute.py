@@ -122,17 +122,20 @@ def best_save(m: dict, ap: int | None, cover_allowed: bool = True) -> int | None
 
 
 def sim_allocate(at_least: Callable[[int], bool], models: list[dict], left: list[int], wounds: int,
-                 strength: int, ap: int | None, focus: int | None = None, cover_allowed: bool = True) -> int:
+                 strength: int, ap: int | None, focus: int | str | None = None, cover_allowed: bool = True) -> int:
     """Allocate ``wounds`` one at a time; models are dicts (t, w, save, cover,
-    inv, char, los: False/True/line name, line). ``at_least(x)`` rolls one d6
-    needing x+: a Look Out Sir d6 when needed, then a save d6. Mutates
-    ``left``; returns unsaved wounds."""
+    inv, char, los: False/True/line name, line; optional fnp: Feel No Pain X,
+    ew: Eternal Warrior). ``at_least(x)`` rolls one d6 needing x+: a Look Out
+    Sir d6 when needed, then a save d6, then a Feel No Pain d6 when the wound
+    is not an Instant Death. Focus Fire ``"none"``: only models without cover.
+    Mutates ``left``; returns the wounds suffered (past saves and Feel No Pain)."""
     unsaved = 0
     for _ in range(wounds):
         alive = [i for i in range(len(models)) if left[i] > 0]
         if not alive:
             break
-        ok = [i for i in alive if focus is None or models[i].get("cover") is None or models[i]["cover"] >= focus]
+        ok = [i for i in alive if focus is None or models[i].get("cover") is None
+              or (focus != "none" and models[i]["cover"] >= focus)]
         if not ok:
             break
         i = ok[0]
@@ -147,8 +150,11 @@ def sim_allocate(at_least: Callable[[int], bool], models: list[dict], left: list
         sv = best_save(models[i], ap, cover_allowed)
         if sv is not None and at_least(sv):
             continue
+        instant_death = strength >= 2 * models[i]["t"] and not models[i].get("ew")
+        if models[i].get("fnp") and not instant_death and at_least(models[i]["fnp"]):
+            continue
         unsaved += 1
-        left[i] = 0 if strength >= 2 * models[i]["t"] else left[i] - 1
+        left[i] = 0 if instant_death else left[i] - 1
     return unsaved
 
 
@@ -171,6 +177,116 @@ def sim_shoot(roll: Callable[[], int], chance: Callable[[int], bool], models: li
     return n_hits, n_wounds, unsaved, sum(1 for w in left if w == 0), tuple(left)
 
 
+def sim_hit_rules(chance: Callable[..., bool], bs: int, snap: bool, rules: set[str]) -> bool:
+    """One shot with weapon rules, one die at a time as its classes of faces
+    (hit; else a 1 or another miss). Twin-linked rerolls any miss at the first
+    roll's score; Preferred Enemy rerolls a 1 at the first roll's score (the
+    better of the two rerolls of a 1 at BS 6+); else the table's reroll of 1s.
+    A die is rerolled once."""
+    first, again = BS[1 if snap else bs]
+    if chance(7 - first):             # faces first..6
+        return True
+    if "twin-linked" in rules:
+        return chance(7 - first)
+    if "preferred-enemy" in rules or again is not None:
+        if chance(1, first - 1):       # the miss is a 1 (one face of first - 1)
+            return chance(7 - first) if "preferred-enemy" in rules else chance(7 - again)
+    return False
+
+
+def sim_wound_rules(chance: Callable[..., bool], strength: int, t: int, rules: set[str],
+                    poisoned: int | None) -> str:
+    """One to-wound die with weapon rules, as its classes of faces: "rend" (a
+    natural 6 of a rending or sniper weapon), "wound" or "fail". The chart, else
+    4+ for a sniper; Poisoned X unless the chart needs less. Shred rerolls a
+    failure, Preferred Enemy a 1; the reroll is final."""
+    needed = wound_needed(strength, t)
+    if "sniper" in rules:
+        needed = 4
+    if poisoned is not None:
+        needed = poisoned if needed is None else min(needed, poisoned)
+    auto_six = "rending" in rules or "sniper" in rules
+
+    def judge() -> tuple[str, bool]:
+        """(result, whether a failure was a 1)."""
+        if auto_six and chance(1):
+            return "rend", False
+        faces = 5 if auto_six else 6          # the faces left: 1..faces
+        wounding = 0 if needed is None else max(0, faces - needed + 1)
+        if chance(wounding, faces):
+            return "wound", False
+        return "fail", chance(1, faces - wounding)
+
+    got, one = judge()
+    if got == "fail" and ("shred" in rules or ("preferred-enemy" in rules and one)):
+        got, _ = judge()
+    return got
+
+
+def sim_random(roll: Callable[[], int], expr: tuple[int, int, int]) -> int:
+    """(dice, sides, plus): a D3 is a d6 halved, rounded up."""
+    dice, sides, plus = expr
+    return sum(roll() if sides == 6 else (roll() + 1) // 2 for _ in range(dice)) + plus
+
+
+def sim_shoot_rules(roll: Callable[[], int], chance: Callable[[int], bool], models: list[dict], shots: int, bs: int,
+                    snap: bool, strength: int, ap: int | None, focus: int | str | None, rules: set[str],
+                    poisoned: int | None = None, random_shots: tuple[int, int, int] | None = None) -> tuple:
+    """A whole shooting attack with weapon rules, die by die: random shots per
+    model, hit dice, wound dice against the majority Toughness of the models in
+    play, then the weapon's own wounds allocated, then the rending ones at AP2
+    (when AP2 is better than the weapon's AP). Returns (hits, wounds, unsaved,
+    casualties, left)."""
+    if poisoned is None and "poisoned" in rules:
+        poisoned = 4
+    n = shots if random_shots is None else sum(sim_random(roll, random_shots) for _ in range(shots))
+    n_hits = sum(sim_hit_rules(chance, bs, snap, rules) for _ in range(n))
+    left = [m.get("left", m["w"]) for m in models]
+    t = majority([m["t"] for m, w in zip(models, left) if w > 0])
+    kinds = [sim_wound_rules(chance, strength, t, rules, poisoned) for _ in range(n_hits)]
+    rend_ap2 = ap is None or ap > 2
+    normal = sum(k == "wound" or (k == "rend" and not rend_ap2) for k in kinds)
+    rend = sum(k == "rend" and rend_ap2 for k in kinds)
+    cover = "ignores-cover" not in rules
+    before = sum(1 for w in left if w == 0)
+    unsaved = sim_allocate(lambda x: chance(7 - x), models, left, normal, strength, ap, focus, cover)
+    unsaved += sim_allocate(lambda x: chance(7 - x), models, left, rend, strength, 2, focus, cover)
+    return n_hits, normal + rend, unsaved, sum(1 for w in left if w == 0) - before, tuple(left)
+
+
+# The Vehicle Damage table, written again: D6 + modifiers (7+ explodes)
+DAMAGE = {1: "crew shaken", 2: "crew shaken", 3: "crew shaken", 4: "crew stunned", 5: "weapon destroyed",
+          6: "immobilised"}
+
+
+def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int, bs: int, strength: int,
+                ap: int | None, armour: int, hull: int, rules: set[str], cover: int | None = None,
+                open_topped: bool = False) -> tuple:
+    """Shots at a vehicle, die by die: hit dice, then for each hit in turn a
+    penetration d6 (+D3 on a 6 with Rending) + S against the armour (equal:
+    glancing, higher: penetrating), a cover save, one Hull Point lost, and for a
+    penetrating hit a damage d6 + 2 (AP1) / + 1 (AP2) / + 1 (open-topped).
+    Returns (hull points left, statuses or fate)."""
+    n_hits = sum(sim_hit_rules(chance, bs, False, rules) for _ in range(shots))
+    statuses: set[str] = set()
+    for _ in range(n_hits):
+        face = roll()
+        total = face + strength + ((roll() + 1) // 2 if face == 6 and rules & {"rending", "sniper"} else 0)
+        if total < armour:
+            continue
+        if cover is not None and "ignores-cover" not in rules and chance(7 - cover):
+            continue
+        hull -= 1
+        if total > armour:
+            result = roll() + {1: 2, 2: 1}.get(ap or 0, 0) + (1 if open_topped else 0)
+            if result >= 7:
+                return 0, "explodes"
+            statuses.add(DAMAGE[result])
+        if hull == 0:
+            return 0, "wrecked"
+    return hull, tuple(sorted(statuses))
+
+
 def ws_needed(a: int, t: int) -> int:
     """The WS table, written again from the issue: 5+ when the target's WS is
     more than twice the attacker's, 3+ when the attacker's is higher, else 4+."""
@@ -187,8 +303,11 @@ def two_d6_pass_pairs(value: int) -> int:
 def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged: bool) -> tuple:
     """A whole fight sub-phase die by die: Initiative 10 to 1, both sides'
     attacks at a step from the models alive at its start, then allocation;
-    combat result; the loser's morale test. Returns (attacker survivors,
-    defender survivors, who falls back)."""
+    combat result; the loser's morale test. Model dicts may carry ``rules``:
+    furious-charge (+1 S charging), rage (+2 A charging instead of +1),
+    counter-attack (+1 A when charged), hatred (reroll failed hits after a
+    charge), fearless (no test), stubborn (no negative modifier); and ``fnp``.
+    Returns (attacker survivors, defender survivors, who falls back)."""
     left = {"a": [m["w"] for m in a], "d": [m["w"] for m in d]}
     units = {"a": a, "d": d}
     unsaved = {"a": 0, "d": 0}   # suffered
@@ -211,12 +330,19 @@ def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
                 if not idx:
                     continue
                 m = units[side][idx[0]]
-                n_att = len(idx) * (m["a"] + (1 if charged and side == "a" else 0))
+                rules = m.get("rules", ())
+                charging, was_charged = charged and side == "a", charged and side == "d"
+                bonus = (2 if "rage" in rules else 1) if charging else (
+                    1 if was_charged and "counter-attack" in rules else 0)
+                s = min(10, m["s"] + 1) if charging and "furious-charge" in rules else m["s"]
+                n_att = len(idx) * (m["a"] + bonus)
                 wounds = 0
                 for _ in range(n_att):
-                    if chance(7 - ws_needed(m["ws"], t_ws)) and chance(faces_at_least(wound_needed(m["s"], t_t))):
+                    need = 7 - ws_needed(m["ws"], t_ws)
+                    hit = chance(need) or ("hatred" in rules and charged and chance(need))
+                    if hit and chance(faces_at_least(wound_needed(s, t_t))):
                         wounds += 1
-                pending.append((foe, wounds, m["s"], m["ap"]))
+                pending.append((foe, wounds, s, m["ap"]))
         for foe, wounds, s, ap in pending:
             unsaved[foe] += sim_allocate(lambda x: chance(7 - x), units[foe], left[foe], wounds, s, ap,
                                          cover_allowed=False)
@@ -225,8 +351,11 @@ def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
     falls = "none"
     if inflicted_a != inflicted_d and surv["a"] and surv["d"]:
         loser = "d" if inflicted_a > inflicted_d else "a"
-        ld = max(units[loser][i]["ld"] for i, w in enumerate(left[loser]) if w > 0)
-        if not chance(two_d6_pass_pairs(ld - abs(inflicted_a - inflicted_d)), 36):
+        alive = [units[loser][i] for i, w in enumerate(left[loser]) if w > 0]
+        ld = max(m["ld"] for m in alive)
+        rules = {r for m in alive for r in m.get("rules", ())}
+        value = ld if "stubborn" in rules else ld - abs(inflicted_a - inflicted_d)
+        if "fearless" not in rules and not chance(two_d6_pass_pairs(value), 36):
             falls = "attacker" if loser == "a" else "defender"
     return surv["a"], surv["d"], falls
 
@@ -247,3 +376,16 @@ def test_simulated_bs_table_matches_the_published_chances() -> None:
     published = {6: Fraction(31, 36), 7: Fraction(8, 9), 8: Fraction(11, 12), 9: Fraction(17, 18), 10: Fraction(35, 36)}
     for bs, p in published.items():
         assert tree(lambda roll, chance, bs=bs: sim_hit(roll, bs, False))[True] == p
+
+
+def test_simulated_twin_linked_and_feel_no_pain_identities() -> None:
+    assert tree(lambda roll, chance: sim_hit_rules(chance, 3, False, {"twin-linked"}))[True] == Fraction(3, 4)
+    assert tree(lambda roll, chance: sim_hit_rules(chance, 4, False, {"twin-linked"}))[True] == Fraction(8, 9)
+    for bs in range(6, 11):  # no rule: the table's own reroll of 1s
+        assert tree(lambda roll, chance, bs=bs: sim_hit_rules(chance, bs, False, set()))[True] == \
+            tree(lambda roll, chance, bs=bs: sim_hit(roll, bs, False))[True]
+    fnp = [dict(t=4, w=1, fnp=5)]
+
+    def one_wound(roll, chance):  # noqa: ANN001, ANN202
+        return sim_allocate(lambda x: chance(7 - x), fnp, [1], 1, 4, None)
+    assert tree(one_wound)[1] == Fraction(2, 3)

@@ -114,3 +114,40 @@ def test_fight_needs_close_combat_profiles() -> None:
     shooter = Unit((Model(4, 1, "gunner"),))
     with pytest.raises(InputError, match="close-combat profile"):
         fight(shooter, Unit((fighter(),)))
+
+
+# ------------------------------------------------------------ assault rules
+ASSAULT_RULES = ["furious-charge", "rage", "counter-attack", "hatred", "fearless", "stubborn"]
+
+
+def with_rules(unit: Unit, rules: list[set[str]]) -> Unit:
+    from dataclasses import replace
+    return Unit(tuple(replace(m, rules=tuple(r)) for m, r in zip(unit.models, rules)), unit.name)
+
+
+def as_sim_rules(unit: Unit) -> list[dict]:
+    return [dict(d, rules=set(m.rules), fnp=m.feel_no_pain) for m in unit.models
+            for d in as_sim(Unit((m,), unit.name))]
+
+
+@settings(max_examples=15, deadline=None)
+@given(small_units("A", max_lines=1), small_units("D", max_lines=1), st.booleans(),
+       st.sets(st.sampled_from(ASSAULT_RULES), max_size=3), st.sets(st.sampled_from(ASSAULT_RULES), max_size=3))
+def test_assault_rules_match_brute_force(attacker: Unit, defender: Unit, charged: bool, ra: set, rd: set) -> None:
+    attacker, defender = with_rules(attacker, [ra]), with_rules(defender, [rd])
+    got = fight(attacker, defender, charged).final
+    expected = tree(lambda roll, chance: sim_fight(chance, as_sim_rules(attacker), as_sim_rules(defender), charged))
+    assert got.to_fractions() == {FightEnd(*k): v for k, v in expected.items()}
+
+
+def test_furious_charge_and_rage_by_hand() -> None:
+    # one WS4 S3 model charging a T4 model: hits 1/2; S3 vs T4 wounds on 5+ (1/3), Furious Charge S4: 4+ (1/2)
+    a = Unit((fighter("a", s=3, a=1),))
+    d = Unit((fighter("d", i=1, a=0),))
+    plain = fight(a, d, True).survivors().map(lambda s: s.defender_survivors).pmf(0)
+    furious = fight(with_rules(a, [{"furious-charge"}]), d, True).survivors().map(
+        lambda s: s.defender_survivors).pmf(0)
+    assert plain == 1 - (1 - F(1, 2) * F(1, 3)) ** 2          # 2 attacks charging
+    assert furious == 1 - (1 - F(1, 2) * F(1, 2)) ** 2
+    rage = fight(with_rules(a, [{"rage"}]), d, True).survivors().map(lambda s: s.defender_survivors).pmf(0)
+    assert rage == 1 - (1 - F(1, 2) * F(1, 3)) ** 3            # 3 attacks

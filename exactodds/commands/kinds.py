@@ -306,7 +306,6 @@ class SaveRoll(Kind):
     def __init__(self, what: str = "a cover value: Focus Fire declares a cover save from 2+ to 6+") -> None:
         self.what = what
 
-
     def convert(self, value: Any, done: Mapping[str, Any]) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             text = str(value)
@@ -407,3 +406,35 @@ def _read_profile(written: str, path: str | Path) -> ProfileRef:
         return ProfileRef.read(written, file_path(path, "a TOML file"))
     except InputError as e:
         raise KindError(str(e)) from None
+
+
+class DiceExpr(Kind):
+    """A random count written as dice: ``D3``, ``D6``, ``2D6``, ``D6+1``
+    (:class:`~exactodds.rules.random_count.DiceCount`)."""
+
+    metavar = "DICE"
+
+    def __init__(self, what: str = "a dice expression") -> None:
+        self.what = what
+
+    def convert(self, value: Any, done: Mapping[str, Any]) -> Any:
+        from ..rules.random_count import DiceCount
+        try:
+            return DiceCount.parse(value, self.what)
+        except ExactOddsError as e:
+            raise KindError(str(e)) from None
+
+    def key(self, value: Any) -> Any:
+        return (value.dice, value.sides, value.plus)
+
+    def plain(self, value: Any) -> Any:
+        return str(value)
+
+
+class SaveOrNone(SaveRoll):
+    """A save value ``2+`` to ``6+``, or the word ``none``."""
+
+    def convert(self, value: Any, done: Mapping[str, Any]) -> Any:  # int, or "none"
+        if isinstance(value, str) and value.strip().lower() == "none":
+            return "none"
+        return super().convert(value, done)

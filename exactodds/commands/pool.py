@@ -27,6 +27,10 @@ class PoolParams(Params):
                                      "Reroll at most K failed dice once (a shared budget).", None, metavar="K")
 
     def check(self) -> None:
+        if self.hit.kind != "at_least" and (self.reroll or self.reroll_failed or self.reroll_up_to is not None
+                                            or self.reroll_hit is not None):
+            raise ParamError("{hit} " + str(self.hit) + " decides every die without a roll: {reroll}, "
+                             "{reroll_hit}, {reroll_failed} and {reroll_up_to} need a target number X+")
         if self.reroll_hit is not None and not (self.reroll or self.reroll_failed or self.reroll_up_to is not None):
             raise ParamError("{reroll_hit} needs {reroll} FACES, {reroll_failed} or {reroll_up_to} K")
         if self.reroll and (self.reroll_failed or self.reroll_up_to is not None):

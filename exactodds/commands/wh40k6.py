@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from ..answer import Answer
 from ..core import Dist
 from ..dice import successes
 from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
+from ..rules.random_count import DiceCount
+from ..rules.wh40k6.tables import FACINGS
+from ..rules.wh40k6.traits import RANGES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES
-from .kinds import Choice, Count, Flag, Inches, Many, ProfileFile, ProfileRef, SaveRoll, Text
+from .kinds import Choice, Count, DiceExpr, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
 
@@ -30,6 +34,22 @@ class _Firing(Params):
                                        "first roll's score (replaces the BS 6+ table).", None, metavar="K")
     reroll_failed: bool = param(Flag(), "Reroll every failed hit at the first roll's score (replaces the BS 6+ "
                                 "table).", False)
+    rules: tuple[str, ...] = param(Many(Choice(tuple(WEAPON_RULES))), "The weapon's special rules (repeatable): "
+                                   + "; ".join(f"{k}: {v}" for k, v in WEAPON_RULES.items()) + ".", ())
+    poisoned: int | None = param(SaveRoll("a Poisoned roll: 2+ to 6+"), "Poisoned (X+): wounds on X+ unless the "
+                                 "chart needs less (the rule poisoned alone is 4+).", None)
+    random_shots: DiceCount | None = param(DiceExpr("random shots"), "Each of the shots firing models fires D3, "
+                                           "D6, 2D6, D6+1... shots (then shots counts the models).", None)
+    moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo: half the shots).", False)
+    range: str | None = param(Choice(RANGES), "How far the target is: half (within half range) or full (rapid-fire: "
+                              "two shots each within half range).", None)
+
+    def check(self) -> None:
+        if "rapid-fire" in self.rules and self.range is None:
+            raise ParamError("{rules} rapid-fire needs {range}: half (two shots each) or full (one shot each)")
+        if self.random_shots is not None and ("salvo" in self.rules or "rapid-fire" in self.rules):
+            raise ParamError("{random_shots} cannot go with salvo or rapid-fire {rules}: those change a fixed "
+                             "number of shots")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,14 +63,16 @@ class _AtUnit(Params):
     ap: int | None = param(Count(1, 6, "an AP"), "Weapon AP 1-6 (default: no AP).", None)
     target: ProfileRef = param(ProfileFile(), "The target unit's TOML file, models closest first.",
                                metavar="UNIT.toml")
-    focus_fire: int | None = param(SaveRoll(), "Focus Fire: wounds only on models with this cover save or "
-                                   "worse, or none.", None)
+    focus_fire: int | str | None = param(SaveOrNone("a Focus Fire value: a cover save from 2+ to 6+, or none"),
+                                         "Focus Fire: wounds only on models with this cover save or worse, or "
+                                         "none (only models with no cover save).", None)
     outcome: str = param(Choice(OUTCOMES), "Report models removed; unsaved wounds (capped at what the unit "
                          "can absorb: no save is rolled once every model is removed); or failed saves, "
                          "uncapped (every wound's save rolled, as fast dice do; units whose models all have "
                          "the same save).", "casualties")
     stage: str | None = param(Text(), "Report one stage of the attack instead: hits, wounds, 'unsaved wounds' "
                               "or casualties.", None, metavar="NAME")
+    facing: str | None = param(Choice(FACINGS), "Armour facing hit, for a vehicle target (default front).", None)
 
     def check(self) -> None:
         if self.stage is not None and _stage_name(self.stage) not in rules.STAGES:
@@ -89,6 +111,7 @@ class ChargeParams(Params):
     distance: Fraction = param(Inches(), "Inches from the first charger to the enemy (e.g. 8 or 7.5).")
     roll: tuple[str, ...] = param(Many(Choice(tuple(rules.CHARGE_ROLLS))), "Charge roll of the unit's models "
                                   "(repeatable; default 2d6). A unit mixing methods charges with the slowest.", ())
+    fleet: bool = param(Flag(), "Fleet: a charge roll short of the distance is rerolled once.", False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,6 +130,8 @@ class MoraleParams(Params):
     leadership: int = param(Count(1, 10, "a Leadership"), "Leadership 1-10.")
     modifier: int = param(Count(None, None, "a Leadership modifier"), "Added to Leadership (negative: harder, "
                           "e.g. minus a combat result difference).", 0)
+    fearless: bool = param(Flag(), "Fearless: the test is passed automatically.", False)
+    stubborn: bool = param(Flag(), "Stubborn: negative modifiers are ignored.", False)
 
 
 def _stage_name(text: str) -> str:
@@ -128,7 +153,16 @@ def _failed_saves(unit: rules.Unit, ap: int | None, wounds: Dist) -> Dist:
 
 def _attack(p: _Firing, snap: bool, strength: int = 1, ap: int | None = None) -> rules.Shooting:
     return rules.Shooting(shots=p.shots, strength=strength, bs=p.bs, ap=ap, snap=snap, weapon_type=p.weapon_type,
-                          master_crafted=p.master_crafted, reroll_failed=p.reroll_failed)
+                          master_crafted=p.master_crafted, reroll_failed=p.reroll_failed, rules=p.rules,
+                          poisoned=p.poisoned, random_shots=p.random_shots, moved=p.moved, range=p.range)
+
+
+def _weapon_query(p: _Firing) -> dict:
+    """The weapon rules of a query, as the answer records them (only those given)."""
+    given = {"rules": list(p.rules), "poisoned": p.poisoned,
+             "random_shots": None if p.random_shots is None else str(p.random_shots), "moved": p.moved,
+             "range": p.range}
+    return {k: v for k, v in given.items() if v not in (None, False, [])}
 
 
 @define("40k6", "hit", HitParams)
@@ -139,7 +173,7 @@ def hit(p: HitParams) -> Answer:
     """
     dist = rules.hits(_attack(p, p.snap))
     query = {"shots": p.shots, "bs": p.bs, "snap": p.snap, "weapon_type": p.weapon_type,
-             "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed}
+             "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed, **_weapon_query(p)}
     return Answer(dist, query)
 
 
@@ -156,11 +190,16 @@ def wound(p: WoundParams) -> Answer:
 
 
 def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
-    from ..profiles.wh40k6 import load_unit
+    from ..profiles.wh40k6 import load_target
+    from ..rules.wh40k6.vehicles import Vehicle
 
-    unit = load_unit(p.target.path)
+    unit = load_target(p.target.path)
     snap = overwatch or (isinstance(p, ShootParams) and p.snap)
     attack = _attack(p, snap, p.strength, p.ap)
+    if isinstance(unit, Vehicle):
+        return _at_vehicle(p, attack, unit)
+    if p.facing is not None:
+        raise ParamError("{facing} applies to vehicles; " + literal(f"{unit.name!r} has no armour facings"))
     run = (rules.overwatch if overwatch else rules.shoot)(attack, unit, p.focus_fire)
     stages = rules.stage_counts(run)
     if p.stage is not None:
@@ -172,11 +211,36 @@ def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
     query = {"shots": p.shots, "bs": p.bs, "strength": p.strength, "ap": p.ap, "snap": snap,
              "weapon_type": p.weapon_type, "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed,
              "target": p.target.written, "unit": unit.name, "models": unit.size, "focus_fire": p.focus_fire,
-             "outcome": None if p.stage else p.outcome, "stage": None if p.stage is None else _stage_name(p.stage)}
+             "outcome": None if p.stage else p.outcome, "stage": None if p.stage is None else _stage_name(p.stage),
+             **_weapon_query(p)}
     extras = {"p_unit_destroyed": run.final.pmf(unit.size)} if p.outcome == "casualties" else {}
     extras["mean_hits"] = stages["hits"].mean()
     extras["mean_wounds"] = stages["wounds"].mean()
     return Answer(dist, query, extras, stages=stages)
+
+
+def _at_vehicle(p: ShootParams | OverwatchParams, attack: rules.Shooting, vehicle: object) -> Answer:
+    """A shooting attack at a vehicle: the joint (Hull Points left, status set)."""
+    from ..rules.wh40k6 import vehicles
+
+    if p.outcome != "casualties" or p.focus_fire is not None:
+        raise ParamError("{outcome} and {focus_fire} apply to units of models, not to a vehicle")
+    assert isinstance(vehicle, vehicles.Vehicle)
+    facing = p.facing or "front"
+    run = (vehicles.shoot_vehicle(replace(attack, snap=True), vehicle, facing) if isinstance(p, OverwatchParams)
+           else vehicles.shoot_vehicle(attack, vehicle, facing))
+    final = run.final
+    start = vehicle.hull_points if vehicle.hull_left is None else vehicle.hull_left
+    query = {"shots": p.shots, "bs": p.bs, "strength": p.strength, "ap": p.ap, "snap": attack.snap,
+             "weapon_type": p.weapon_type, "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed,
+             "target": p.target.written, "vehicle": vehicle.name, "facing": facing,
+             "armour": vehicle.armour(facing), **_weapon_query(p)}
+    extras = {"p_wrecked_or_exploded": final.map(lambda s: s.destroyed()).pmf(True),
+              "p_explodes": final.map(lambda s: s.fate == vehicles.EXPLODES).pmf(True),
+              "mean_hits": run["hits"].mean(),
+              "mean_hull_points_lost": final.map(lambda s: start - s.hull_points).mean()}
+    stages = {"hits": run["hits"], vehicles.DAMAGE: final.map(vehicles.result_of)}
+    return Answer(final.map(vehicles.result_of), query, extras, stages=stages)
 
 
 @define("40k6", "shoot", ShootParams)
@@ -208,9 +272,13 @@ def charge(p: ChargeParams) -> Answer:
     """
     methods = p.roll or ("2d6",)
     used = rules.slowest(methods)
-    dist = rules.charge_roll(used)
-    query = {"distance": str(p.distance), "rolls": list(methods), "charges_with": used}
-    return Answer(dist, query, {"p_success": rules.p_charge(p.distance, methods)})
+    from ..rules.wh40k6.assault import fleet_charge_roll
+
+    dist = fleet_charge_roll(p.distance, (used,)) if p.fleet else rules.charge_roll(used)
+    query: dict[str, Any] = {"distance": str(p.distance), "rolls": list(methods), "charges_with": used}
+    if p.fleet:
+        query["fleet"] = True
+    return Answer(dist, query, {"p_success": rules.p_charge(p.distance, methods, p.fleet)})
 
 
 @define("40k6", "fight", FightParams)
@@ -245,5 +313,10 @@ def morale(p: MoraleParams) -> Answer:
 
     Example: exactodds 40k6 morale --leadership 8 --modifier -2
     """
-    dist = rules.morale_test(p.leadership, p.modifier)
-    return Answer(dist, {"leadership": p.leadership, "modifier": p.modifier}, {"p_pass": dist.pmf("pass")})
+    from ..core import Dist
+
+    modifier = max(0, p.modifier) if p.stubborn else p.modifier
+    dist = Dist.constant("pass") if p.fearless else rules.morale_test(p.leadership, modifier)
+    query = {"leadership": p.leadership, "modifier": p.modifier}
+    query.update({k: True for k in ("fearless", "stubborn") if getattr(p, k)})
+    return Answer(dist, query, {"p_pass": dist.pmf("pass")})

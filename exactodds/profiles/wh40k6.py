@@ -14,6 +14,11 @@ A unit file::
     cover = 5                        # optional (2-6 or "5+")
     character = true                 # optional, default false
     look_out_sir = true              # optional: true, or the name of the line taking the wound
+    feel_no_pain = 5                 # optional: Feel No Pain 5+ (2-6, or "5+")
+    eternal_warrior = true           # optional, default false: immune to Instant Death
+    wounds_left = 1                  # optional: a model already wounded (1 to wounds)
+    rules = ["furious-charge"]       # optional: furious-charge, rage, counter-attack, hatred,
+                                     #   fearless, stubborn
     # close combat (required by `fight`; all or none of the first five):
     ws = 4
     initiative = 4
@@ -34,27 +39,38 @@ from typing import Any
 
 from ..core import InputError
 from ..rules.wh40k6 import Melee, Model, Unit
+from ..rules.wh40k6.traits import MODEL_RULES
+from ..rules.wh40k6.vehicles import Vehicle
 from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
 
 UNIT_KEYS = {"name", "models"}
 MELEE_REQUIRED = ("ws", "initiative", "attacks", "strength", "leadership")
 MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "cover", "character",
-              "look_out_sir", *MELEE_REQUIRED, "ap"}
+              "look_out_sir", *MELEE_REQUIRED, "ap", "feel_no_pain", "eternal_warrior", "wounds_left",
+              "rules"}
 _SAVE = re.compile(r"^\s*([2-6])\s*\+\s*$")
 
 
-def _save(table: dict, key: str, path: Path, where: str) -> int | None:
+def _save(table: dict, key: str, path: Path, where: str, what: str = "a save") -> int | None:
     value = optional(table, key, (int, str), path, where)
     if value is None:
         return None
     if isinstance(value, str):
         m = _SAVE.match(value)
         if not m:
-            raise InputError(f"{path}: {where}.{key} = {value!r}: expected a save from 2 to 6 (or \"2+\" to \"6+\")")
+            raise InputError(f"{path}: {where}.{key} = {value!r}: expected {what} from 2 to 6 (or \"2+\" to \"6+\")")
         return int(m.group(1))
     if not 2 <= value <= 6:
-        raise InputError(f"{path}: {where}.{key} = {value!r}: expected a save from 2 to 6 (or \"2+\" to \"6+\")")
+        raise InputError(f"{path}: {where}.{key} = {value!r}: expected {what} from 2 to 6 (or \"2+\" to \"6+\")")
     return value
+
+
+def _rules(m: dict, path: Path, where: str) -> tuple[str, ...]:
+    rules = optional(m, "rules", list, path, where, default=[])
+    for r in rules:
+        if not isinstance(r, str) or r not in MODEL_RULES:
+            raise InputError(f"{path}: {where}.rules: unknown rule {r!r:.60}; allowed: {', '.join(MODEL_RULES)}")
+    return tuple(rules)
 
 
 def _melee(m: dict, path: Path, where: str, needed: bool) -> Melee | None:
@@ -105,9 +121,59 @@ def load_unit(path: str | Path, melee: bool = False) -> Unit:
             character=character,
             look_out_sir=los,
             melee=_melee(m, path, where, melee),
+            feel_no_pain=_save(m, "feel_no_pain", path, where, "a Feel No Pain roll"),
+            eternal_warrior=optional(m, "eternal_warrior", bool, path, where, default=False),
+            wounds_left=optional(m, "wounds_left", int, path, where, check=between(1, 10)),
+            rules=_rules(m, path, where),
         )
         models.append(model_kwargs)
     try:
         return Unit(tuple(Model(**kw) for kw in models), name)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
+
+
+VEHICLE_KEYS = {"name", "count", "front", "side", "rear", "hull_points", "open_topped", "cover", "hull_left"}
+"""Keys of a vehicle's [[models]] line (one vehicle; squadrons are not modelled)::
+
+    [[models]]
+    name = "Rhino"
+    front = 11                       # required: Armour Values 10-14
+    side = 11
+    rear = 10
+    hull_points = 3                  # required, 1-10
+    open_topped = false              # optional
+    cover = 5                        # optional cover save (2-6 or "5+")
+    hull_left = 2                    # optional: a vehicle already damaged
+"""
+
+
+def load_target(path: str | Path, melee: bool = False) -> Unit | Vehicle:
+    """Read a unit file, or a vehicle file (a [[models]] line with armour values)."""
+    if not isinstance(path, (str, Path)):
+        raise InputError(f"a unit file is given by its path (text), not {path!r:.60}")
+    p = Path(path)
+    doc = load_toml(p)
+    lines = doc.get("models")
+    if not (isinstance(lines, list) and any(isinstance(m, dict) and {"front", "side", "rear", "hull_points"} & set(m)
+                                            for m in lines)):
+        return load_unit(p, melee)
+    no_unknown_keys(doc, UNIT_KEYS, p)
+    if melee:
+        raise InputError(f"{p}: is a vehicle; fighting vehicles is not modelled")
+    if len(lines) != 1:
+        raise InputError(f"{p}: a vehicle file has one [[models]] line (squadrons are not modelled), not {len(lines)}")
+    m, where = lines[0], "models[1]"
+    if not isinstance(m, dict):
+        raise InputError(f"{p}: {where} must be a table ([[models]])")
+    no_unknown_keys(m, VEHICLE_KEYS, p, where)
+    optional(m, "count", int, p, where, check=between(1, 1))
+    armour = {k: require(m, k, int, p, where, check=between(10, 14)) for k in ("front", "side", "rear")}
+    try:
+        return Vehicle(**armour, hull_points=require(m, "hull_points", int, p, where, check=between(1, 10)),
+                       name=optional(m, "name", str, p, where, default=optional(doc, "name", str, p, default=p.stem)),
+                       open_topped=optional(m, "open_topped", bool, p, where, default=False),
+                       cover=_save(m, "cover", p, where),
+                       hull_left=optional(m, "hull_left", int, p, where, check=between(1, 10)))
+    except InputError as e:
+        raise InputError(f"{p}: {e}") from None

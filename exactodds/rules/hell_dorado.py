@@ -174,8 +174,11 @@ class Shot:
 
     @property
     def difficulty(self) -> int:
-        """The attack roll's difficulty (see :func:`attack_difficulty`)."""
-        others = self.engaged if not self.behind else (self.candidates if self.candidates_in_difficulty else ())
+        """The attack roll's difficulty (see :func:`attack_difficulty`). Behind a melee
+        with an elevated shooter or target the shot is a normal one: the candidates
+        play no part, so the difficulty is the target's DEF or the range's."""
+        others = self.engaged if not self.behind else (
+            self.candidates if self.candidates_in_difficulty and not self.elevated else ())
         return attack_difficulty(self.target.defense, [f.defense for f in others], self.range_difficulty)
 
     @property

@@ -74,6 +74,18 @@ def check_distance(distance: int | Fraction) -> Fraction:
     return Fraction(distance)
 
 
-def p_charge(distance: int | Fraction, methods: Iterable[str] = ("2d6",)) -> Fraction:
-    """P(the charge reaches a target ``distance`` inches away): P(roll >= distance)."""
-    return unit_charge_roll(methods).at_least(check_distance(distance))
+def p_charge(distance: int | Fraction, methods: Iterable[str] = ("2d6",), fleet: bool = False) -> Fraction:
+    """P(the charge reaches a target ``distance`` inches away): P(roll >= distance);
+    with Fleet, a roll that falls short is rerolled once: p + (1 - p) p."""
+    if not isinstance(fleet, bool):
+        raise InputError(f"fleet must be true or false, not {fleet!r:.40}")
+    p = unit_charge_roll(methods).at_least(check_distance(distance))
+    return p + (1 - p) * p if fleet else p
+
+
+def fleet_charge_roll(distance: int | Fraction, methods: Iterable[str] = ("2d6",)) -> Dist:
+    """The charge distance kept by a Fleet unit that rerolls a roll short of
+    ``distance`` (once; the second roll stands). O(outcomes^2)."""
+    d = check_distance(distance)
+    roll = unit_charge_roll(methods)
+    return roll.then(lambda x: Dist.constant(x) if x >= d else roll)

@@ -32,31 +32,62 @@ choice, of the same unit and within 6". Original, "Attention, Chef": "Sur un 4+,
 résolue contre une autre figurine de votre choix, appartenant à la même unité
 et dans un rayon de 6 ps"."""
 
+FOCUS_FIRE_NONE = "none"
+"""Focus Fire on the models with no cover save at all."""
+
 FOCUS_FIRE_VALUES = range(2, 7)
 """Focus Fire: the firer picks a cover save value from 2+ to 6+. Original,
 "Tir Sélectif": "choisissez une valeur de sauvegarde de couvert,
 comprise entre 2+ et 6+"."""
 
 
-def alloc_models(unit: Unit, ap: int | None, cover_allowed: bool = True) -> list[AllocModel]:
+def alloc_models(unit: Unit, ap: int | None, cover_allowed: bool = True,
+                 strength: int | None = None) -> list[AllocModel]:
     """Each model's single best save against a weapon of ``ap`` (one save
     per wound, the best available of armour (ignored when weapon AP <= armour
-    value), cover and invulnerable). No cover in close combat
-    (``cover_allowed=False``). O(models)."""
+    value), cover and invulnerable). No cover in close combat or against a
+    weapon that ignores cover (``cover_allowed=False``).
+
+    With the weapon's ``strength`` given, a model with Feel No Pain (X+) takes
+    its roll after a failed save (the allocation's mitigation test), except
+    against a wound that inflicts Instant Death on it. Without a strength,
+    Feel No Pain is left out. O(models).
+    """
     require_type(unit, Unit, "the target unit")
     if ap is not None:
         whole_number(ap, "AP", 1, 6)
-    return [AllocModel(m.wounds, best_save(m.save, ap, m.cover if cover_allowed else None, m.invulnerable))
-            for m in unit.expanded()]
+    if strength is not None:
+        whole_number(strength, "Strength", 1, 10)
+    out = []
+    for m in unit.expanded():
+        fnp = Target.fail()
+        if strength is not None and m.feel_no_pain is not None and not causes_instant_death(m, strength):
+            fnp = Target.at_least(m.feel_no_pain)
+        out.append(AllocModel(m.wounds, best_save(m.save, ap, m.cover if cover_allowed else None, m.invulnerable),
+                              fnp))
+    return out
+
+
+def causes_instant_death(model: Model, strength: int) -> bool:
+    """Instant Death: Strength at least double the model's Toughness, unless the
+    model is an Eternal Warrior. O(1)."""
+    return strength >= 2 * model.toughness and not model.eternal_warrior
 
 
 def instant_death_damage(unit: Unit, strength: int) -> list[int]:
     """Wounds removed by one unsaved wound, per model: all of them when the
     Strength is at least double the model's own Toughness (Instant Death,
-    6th edition; Eternal Warrior is not modelled), else 1."""
+    6th edition; an Eternal Warrior is immune), else 1."""
     require_type(unit, Unit, "the target unit")
     whole_number(strength, "Strength", 1, 10)
-    return [m.wounds if strength >= 2 * m.toughness else 1 for m in unit.expanded()]
+    return [m.wounds if causes_instant_death(m, strength) else 1 for m in unit.expanded()]
+
+
+def start_state(unit: Unit) -> UnitState:
+    """The unit before the attack: each model's wounds left (``wounds_left`` for a
+    model already wounded, else its Wounds). O(models)."""
+    require_type(unit, Unit, "the target unit")
+    return UnitState(tuple(m.wounds if m.wounds_left is None else m.wounds_left for m in unit.expanded()))
 
 
 def majority_toughness(unit: Unit, state: UnitState | None = None) -> int:
@@ -89,16 +120,18 @@ def _melee(m: Model) -> Melee:
     return m.melee
 
 
-def check_focus_fire(value: int | None) -> int | None:
-    """``value`` if it is a Focus Fire cover value 2 to 6 (or None)."""
-    if value is None:
-        return None
+def check_focus_fire(value: int | str | None) -> int | str | None:
+    """``value`` if it is a Focus Fire cover value 2 to 6, ``"none"`` (only
+    models with no cover save), or None (no Focus Fire)."""
+    if value is None or value == FOCUS_FIRE_NONE:
+        return value
     if not is_whole(value) or value not in FOCUS_FIRE_VALUES:
-        raise InputError(f"focus fire {value!r} is not allowed: declare a cover value from 2 (2+) to 6 (6+)")
+        raise InputError(f"focus fire {value!r} is not allowed: declare a cover value from 2 (2+) to 6 (6+), "
+                         "or none (models with no cover save)")
     return value
 
 
-def recipient(unit: Unit, focus_fire: int | None = None, look_out_sir: bool = True) -> Recipient:
+def recipient(unit: Unit, focus_fire: int | str | None = None, look_out_sir: bool = True) -> Recipient:
     """The 40K recipient of the next wound: ``state -> Dist`` over model indices.
 
     1. Closest first: the first model in play, in file order, that Focus
@@ -119,7 +152,8 @@ def recipient(unit: Unit, focus_fire: int | None = None, look_out_sir: bool = Tr
     require_type(unit, Unit, "the target unit")
     models = unit.expanded()
     focus_fire = check_focus_fire(focus_fire)
-    eligible = [focus_fire is None or m.cover is None or m.cover >= focus_fire for m in models]
+    eligible = [focus_fire is None or m.cover is None
+                or (isinstance(focus_fire, int) and m.cover >= focus_fire) for m in models]
     line = unit.line_of()
     names = [m.name for m in unit.models]
     preferred: list[int | None] = [

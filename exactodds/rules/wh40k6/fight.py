@@ -37,7 +37,7 @@ silent (all documented in docs/wh40k6.md):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -46,12 +46,24 @@ from ...core.limits import work_meter
 from ...dice import successes
 from ..allocation import UnitState
 from ..common import wound_target
-from .casualties import alloc_models, allocation_kernel, instant_death_damage, majority_toughness, majority_ws, recipient
+from .casualties import (
+    alloc_models, allocation_kernel, instant_death_damage, majority_toughness, majority_ws, recipient, start_state,
+)
 from .morale import FAIL, test_against
 from .tables import ws_target
 from .units import Melee, Unit, require_type
 
 CHARGE_BONUS = 1
+RAGE_BONUS = 2
+"""Rage: +2 Attacks instead of +1 when charging."""
+COUNTER_ATTACK_BONUS = 1
+"""Counter-attack: +1 Attack when charged."""
+
+
+def _morale_rule(models: list, state: UnitState) -> str:
+    """"fearless" or "stubborn" when a model in play has it (Fearless wins), else ""."""
+    rules = {r for i in state.alive() for r in models[i].rules}
+    return "fearless" if "fearless" in rules else "stubborn" if "stubborn" in rules else ""
 """+1 Attack for each model of the unit that charged."""
 
 ATTACKER, DEFENDER, NOBODY = "attacker", "defender", "none"
@@ -75,6 +87,9 @@ class CombatResult(NamedTuple):
     defender_inflicted: int
     attacker_leadership: int
     defender_leadership: int
+    attacker_morale: str = ""
+    defender_morale: str = ""
+    """"fearless", "stubborn" or "": the morale rule each unit tests with."""
 
 
 class FightEnd(NamedTuple):
@@ -101,17 +116,24 @@ def _profiles(unit: Unit, role: str) -> list[Melee]:
     return [m.melee for m in unit.models]  # type: ignore[misc]
 
 
-def _striker(unit: Unit, target: Unit, bonus: int) -> Callable[[int, UnitState, UnitState], Dist]:
+def _striker(unit: Unit, target: Unit, charging: bool, charged: bool) -> Callable[[int, UnitState, UnitState], Dist]:
     """``(initiative, own state, target state) -> Dist`` of the target's state
-    after ``unit``'s models of that Initiative strike. Memoised on (initiative,
-    alive strikers per line, target state)."""
-    melee = _profiles(unit, "unit")
+    after ``unit``'s models of that Initiative strike. ``charging``: the unit
+    charged this turn (+1 Attack, +2 with Rage; Furious Charge +1 Strength);
+    ``charged``: it was charged (Counter-attack +1 Attack). A fight after a
+    charge is the first round (Hatred rerolls failed to-hit rolls). Memoised on
+    (initiative, alive strikers per line, target state)."""
+    melee = [replace(p, strength=min(10, p.strength + 1)) if charging and "furious-charge" in m.rules else p
+             for p, m in zip(_profiles(unit, "unit"), unit.models, strict=True)]
+    bonus = [(RAGE_BONUS if "rage" in m.rules else CHARGE_BONUS) if charging else
+             (COUNTER_ATTACK_BONUS if charged and "counter-attack" in m.rules else 0) for m in unit.models]
+    hatred = [(charging or charged) and "hatred" in m.rules for m in unit.models]
     _profiles(target, "target")
     line = unit.line_of()
     # per line: the target's saves against its AP (no cover in close combat),
     # its recipient (closest first, Look Out Sir) and Instant Death damage
     choose = recipient(target)
-    kernels = [allocation_kernel(alloc_models(target, p.ap, cover_allowed=False), choose,
+    kernels = [allocation_kernel(alloc_models(target, p.ap, cover_allowed=False, strength=p.strength), choose,
                                  instant_death_damage(target, p.strength)) for p in melee]
     memo: dict[tuple, Dist] = {}
 
@@ -127,11 +149,14 @@ def _striker(unit: Unit, target: Unit, bonus: int) -> Callable[[int, UnitState, 
         if foe.alive() and any(alive):
             target_ws, toughness = majority_ws(target, foe), majority_toughness(target, foe)
             for j, n in enumerate(alive):
-                attacks = n * (melee[j].attacks + bonus) if n else 0
+                attacks = n * (melee[j].attacks + bonus[j]) if n else 0
                 if not attacks:
                     continue
                 # hit then wound, each attack independent: Binomial(attacks, p_hit p_wound), O(attacks)
-                p = ws_target(melee[j].ws, target_ws).chance() * wound_target(melee[j].strength, toughness).chance()
+                p_hit = ws_target(melee[j].ws, target_ws).chance()
+                if hatred[j]:  # reroll failed to-hit rolls: p + (1 - p) p
+                    p_hit = p_hit + (1 - p_hit) * p_hit
+                p = p_hit * wound_target(melee[j].strength, toughness).chance()
                 # O(attacks x target states), equal states merged
                 result = kernels[j].run(successes(attacks, p), result)
         memo[key] = result
@@ -188,11 +213,11 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
     """
     a_melee, d_melee = _profiles(attacker, "attacker"), _profiles(defender, "defender")
     require_type(attacker_charged, bool, "attacker_charged")
-    a_strike = _striker(attacker, defender, CHARGE_BONUS if attacker_charged else 0)
-    d_strike = _striker(defender, attacker, 0)
+    a_strike = _striker(attacker, defender, attacker_charged, False)
+    d_strike = _striker(defender, attacker, False, attacker_charged)
     w_a = sum(m.wounds * m.count for m in attacker.models)
     w_d = sum(m.wounds * m.count for m in defender.models)
-    max_attacks = max(sum((p.attacks + 1) * m.count for p, m in zip(ms, u.models, strict=True))
+    max_attacks = max(sum((p.attacks + RAGE_BONUS) * m.count for p, m in zip(ms, u.models, strict=True))
                       for ms, u in ((a_melee, attacker), (d_melee, defender)))
     check_size((w_a + 1) * (w_d + 1) * (max_attacks + 1), f"a fight of {attacker.size} against {defender.size} models")
     steps = sorted({p.initiative for p in a_melee + d_melee}, reverse=True)
@@ -211,11 +236,16 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
     def leadership(models: list, state: UnitState) -> int:
         return max((models[i].melee.leadership for i in state.alive()), default=0)
 
+    def has(models: list, state: UnitState, rule: str) -> bool:
+        """A unit has a morale rule when one of its models in play has it."""
+        return any(rule in models[i].rules for i in state.alive())
+
     def combat_result(state: FightState) -> CombatResult:
         """Unsaved wounds inflicted by each side, survivors and their Leadership."""
         return CombatResult(state.attacker.survivors(), state.defender.survivors(),
                             state.defender.unsaved, state.attacker.unsaved,
-                            leadership(a_models, state.attacker), leadership(d_models, state.defender))
+                            leadership(a_models, state.attacker), leadership(d_models, state.defender),
+                            _morale_rule(a_models, state.attacker), _morale_rule(d_models, state.defender))
 
     def morale(res: CombatResult) -> Dist:
         """The loser's morale test (2D6 <= Ld - difference, a double 1 passes); failed: it falls back."""
@@ -225,7 +255,10 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
             who, ld = (DEFENDER, res.defender_leadership) if diff > 0 else (ATTACKER, res.attacker_leadership)
         if who == NOBODY:
             return Dist.constant(FightEnd(res.attacker_survivors, res.defender_survivors, NOBODY))
-        return test_against(ld - abs(diff)).map(
+        rule = res.attacker_morale if who == ATTACKER else res.defender_morale
+        if rule == "fearless":  # passes automatically
+            return Dist.constant(FightEnd(res.attacker_survivors, res.defender_survivors, NOBODY))
+        return test_against(ld if rule == "stubborn" else ld - abs(diff)).map(
             lambda r: FightEnd(res.attacker_survivors, res.defender_survivors, who if r == FAIL else NOBODY))
 
     return (Pipeline(tuple(initiative_step(i) for i in steps))
@@ -235,7 +268,7 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
 def fight(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> FightResult:
     """Resolve one fight sub-phase between ``attacker`` and ``defender``."""
     pipeline = fight_pipeline(attacker, defender, attacker_charged)
-    start = FightState(UnitState.fresh(alloc_models(attacker, None)), UnitState.fresh(alloc_models(defender, None)))
+    start = FightState(start_state(attacker), start_state(defender))
     # the joint states over the Initiative steps can outgrow the estimate (Look Out, Sir,
     # Instant Death and mixed lines split the wounds): the work is also metered as it runs
     with work_meter(f"a fight of {attacker.size} against {defender.size} models"):

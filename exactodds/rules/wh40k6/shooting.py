@@ -21,11 +21,15 @@ from fractions import Fraction
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...core.limits import state_units
-from ...dice import reroll_failed_chance, reroll_up_to, successes
+from ...dice import Target, pool_counts, reroll_up_to, successes
 from ..allocation import UnitState
-from ..common import wound_target
-from .casualties import alloc_models, allocate_wounds, check_focus_fire, instant_death_damage, majority_toughness, recipient
-from .tables import SNAP_SHOT_BS, bs_hit_chance, bs_target, check_bs
+from .casualties import (
+    alloc_models, allocate_wounds, allocation_kernel, check_focus_fire, instant_death_damage, majority_toughness,
+    recipient, start_state,
+)
+from .tables import BS_TABLE, SNAP_SHOT_BS, bs_target, check_bs
+from .traits import FAIL, RENDING, RENDING_AP, WOUND, hit_chance_with_rerolls, rending_changes_ap, wound_die, \
+    wound_roll_needed
 from .units import CANNOT_SNAP, Shooting, Unit, require_type
 
 HITS, WOUNDS, UNSAVED, CASUALTIES = "hits", "wounds", "unsaved wounds", "casualties"
@@ -39,21 +43,24 @@ def check_attack(attack: Shooting) -> Shooting:
     return attack
 
 
-def hit_chance(bs: int, snap: bool = False, reroll_failed: bool = False) -> Fraction:
+def hit_chance(bs: int, snap: bool = False, reroll_failed: bool = False, reroll_ones: bool = False) -> Fraction:
     """P(one shot hits), for independent dice.
 
     Snap shots use BS 1 "whatever the BS". A granted reroll of every failed
-    hit replaces the BS 6+ table, and the reroll needs the first roll's score
-    (original: "celle-ci l'emporte et le tableau ci-dessus n'est pas utilisé.
-    dans ce cas, les chances de toucher de la relance sont les mêmes que pour
-    le premier jet"). O(1).
+    hit (twin-linked) replaces the BS 6+ table, and the reroll needs the
+    first roll's score (original: "celle-ci l'emporte et le tableau ci-dessus
+    n'est pas utilisé. dans ce cas, les chances de toucher de la relance sont
+    les mêmes que pour le premier jet"). A reroll of 1s (Preferred Enemy)
+    also needs the first roll's score. O(1).
     """
     require_type(snap, bool, "snap")
     require_type(reroll_failed, bool, "reroll_failed")
+    require_type(reroll_ones, bool, "reroll_ones")
     effective = SNAP_SHOT_BS if snap else check_bs(bs)
-    if reroll_failed:
-        return reroll_failed_chance(bs_target(effective).chance())
-    return bs_hit_chance(effective)
+    first, again = BS_TABLE[effective]
+    return hit_chance_with_rerolls(Target.at_least(first).chance(),
+                                   None if again is None else Target.at_least(again).chance(),
+                                   reroll_failed, reroll_ones)
 
 
 def to_hit(attack: Shooting) -> Callable[[int], Dist]:
@@ -69,63 +76,93 @@ def to_hit(attack: Shooting) -> Callable[[int], Dist]:
     if attack.weapon_type != "normal":
         return Dist.constant
     assert attack.bs is not None
+    snap = attack.fires_snap()
     if attack.master_crafted is not None:
-        effective = SNAP_SHOT_BS if attack.snap else attack.bs
+        effective = SNAP_SHOT_BS if snap else attack.bs
         p = bs_target(effective).chance()
         k = attack.master_crafted
         return lambda n: reroll_up_to(n, k, p, p)
-    p = hit_chance(attack.bs, attack.snap, attack.reroll_failed)
+    p = hit_chance(attack.bs, snap, attack.reroll_all_hits(), "preferred-enemy" in attack.rules)
     return lambda n: successes(n, p)
 
 
 def hits(attack: Shooting) -> Dist:
-    """The number of hits of ``attack``."""
-    return to_hit(check_attack(attack))(attack.shots)
+    """The number of hits of ``attack`` (its shots may be random)."""
+    return check_attack(attack).shot_counts().then(to_hit(attack))
 
 
-def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | None = None,
+def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | None = None,
                       start: UnitState | None = None) -> Pipeline:
     """The steps of one shooting attack on ``target`` (from an optional
-    already-damaged ``start`` state): hits, wounds, unsaved wounds, casualties.
+    already-damaged ``start`` state; default: each model's ``wounds_left``):
+    hits, wounds, unsaved wounds, casualties. Run it on the attack's
+    :meth:`~.units.Shooting.shot_counts`.
 
-    Cost: hits O(shots); wounds O(shots^2) (one binomial per hit count);
-    allocation O(wounds x unit states x 2) with at most (total wounds + 1) x
+    The wound stage holds counts of wounds, or (wounds, rending wounds) pairs
+    when a rending wound (AP2) differs from the weapon's own; the unsaved
+    stage allocates the weapon's own wounds first, then the rending ones
+    (:func:`stage_counts` gives plain counts).
+
+    Cost: hits O(shots); wounds O(shots^2) (one binomial per hit count), or
+    O(shots^3) with rending (one trinomial per hit count); allocation
+    O(wounds x unit states x 2) with at most (total wounds + 1) x
     (unsaved counts) unit states when the order is fixed, more with Look Out
-    Sir (each character can be skipped); all equal states merged.
+    Sir (each character can be skipped), twice with rending (one chain per
+    pool, run once per number of rending wounds); all equal states merged.
     """
     hit_kernel = to_hit(attack)
     require_type(target, Unit, "the target unit")
     if start is not None:
         require_type(start, UnitState, "the start state")
     focus_fire = check_focus_fire(focus_fire)
-    models = alloc_models(target, attack.ap)
-    state0 = UnitState.fresh(models) if start is None else start
+    cover = "ignores-cover" not in attack.rules
+    models = alloc_models(target, attack.ap, cover, attack.strength)
+    state0 = start_state(target) if start is None else start
     if len(state0.wounds) != len(models):
         raise InputError(f"the start state has {len(state0.wounds)} models, the unit {len(models)}")
     if not state0.alive():
         raise InputError("the target unit has no model left")
+    shots = attack.most_shots()
     total_wounds = sum(m.wounds * m.count for m in target.models)
-    check_size((attack.shots + 1) * (total_wounds + 1) * (target.size + 1),
-               f"{attack.shots} shots at a unit of {target.size} models")
-    # the wound step holds one binomial per hit count: (shots+1)(shots+2)/2 weights of
-    # about 8 bits per shot (36^shots hit denominators times 6^hits wound ones)
-    check_size(state_units((attack.shots + 1) * (attack.shots + 2) // 2, 8 * attack.shots),
-               f"the wound rolls of {attack.shots} shots")
-    p_wound = wound_target(attack.strength, majority_toughness(target, state0)).chance()
+    rending = rending_changes_ap(attack.rules, attack.ap)
+    check_size((shots + 1) * (total_wounds + 1) * (target.size + 1) * (shots + 1 if rending else 1),
+               f"{shots} shots at a unit of {target.size} models")
+    # the wound step holds one binomial (trinomial with rending) per hit count: about
+    # shots^2/2 (shots^3/6) weights of about 8 bits per shot
+    wound_weights = (shots + 1) * (shots + 2) // 2 * ((shots + 3) // 3 if rending else 1)
+    check_size(state_units(wound_weights, 8 * shots), f"the wound rolls of {shots} shots")
+    needed = wound_roll_needed(attack.strength, majority_toughness(target, state0), attack.rules, attack.poisoned)
+    die = wound_die(needed, attack.rules, attack.ap)
+    order = [c for c in (WOUND, RENDING, FAIL) if c in die]
     choose = recipient(target, focus_fire)
     damage = instant_death_damage(target, attack.strength)
     wound_cache: dict[int, Dist] = {}
 
     def wounds(h: int) -> Dist:
-        """To wound, against the majority Toughness: Binomial(hits, p)."""
+        """To wound, against the majority Toughness: Binomial(hits, p), or the
+        (wounds, rending wounds) counts of a trinomial."""
         if h not in wound_cache:
-            wound_cache[h] = successes(h, p_wound)
+            if rending:
+                counts = pool_counts(h, die, order)
+                wound_cache[h] = counts.map(lambda c: tuple(c[order.index(k)] if k in order else 0
+                                                            for k in (WOUND, RENDING)))
+            else:
+                wound_cache[h] = successes(h, die.pmf(WOUND))
         return wound_cache[h]
 
     def unsaved(wound_counts: Dist) -> Dist:
         """Allocate each wound to the closest model (Look Out Sir, Focus
-        Fire), roll its save, remove it when out of wounds."""
-        return allocate_wounds(wound_counts, models, choose, damage, state0)
+        Fire), roll its save (and Feel No Pain), remove it when out of wounds."""
+        if not rending:
+            return allocate_wounds(wound_counts, models, choose, damage, state0)
+        own = allocation_kernel(models, choose, damage)
+        ap2 = allocation_kernel(alloc_models(target, RENDING_AP, cover, attack.strength), choose, damage)
+        by_rending = wound_counts.map(lambda c: c[1])
+
+        def pools(r: int) -> Dist:
+            normal = wound_counts.condition(lambda c: c[1] == r).map(lambda c: c[0])
+            return ap2.run(Dist.constant(r), own.run(normal, state0))
+        return by_rending.then(pools)
 
     def casualties(state: UnitState) -> int:
         """Models removed by this attack."""
@@ -137,13 +174,13 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | None = N
             >> Step.map(CASUALTIES, casualties))
 
 
-def shoot(attack: Shooting, target: Unit, focus_fire: int | None = None) -> Run:
+def shoot(attack: Shooting, target: Unit, focus_fire: int | str | None = None) -> Run:
     """Run one shooting attack; ``run.stages`` holds every step, ``run.final``
     the number of casualties."""
-    return shooting_pipeline(check_attack(attack), target, focus_fire).run(attack.shots)
+    return shooting_pipeline(check_attack(attack), target, focus_fire).run(attack.shot_counts())
 
 
-def overwatch(attack: Shooting, target: Unit, focus_fire: int | None = None) -> Run:
+def overwatch(attack: Shooting, target: Unit, focus_fire: int | str | None = None) -> Run:
     """Overwatch fire at a charging unit: "résolu comme un tir ordinaire [...]
     tous les tirs en état d'alerte sont des tirs au jugé. En outre, les armes
     et les figurines incapables de tirer au jugé ne peuvent pas effectuer de
@@ -159,5 +196,5 @@ def stage_counts(run: Run) -> dict[str, Dist]:
     """The four stages of a shooting run as counts: hits, wounds, unsaved
     wounds and casualties (Dists over int)."""
     require_type(run, Run, "the run")
-    return {HITS: run[HITS], WOUNDS: run[WOUNDS],
+    return {HITS: run[HITS], WOUNDS: run[WOUNDS].map(lambda w: sum(w) if isinstance(w, tuple) else w),
             UNSAVED: run[UNSAVED].map(lambda s: s.unsaved), CASUALTIES: run[CASUALTIES]}

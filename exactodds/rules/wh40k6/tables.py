@@ -86,3 +86,25 @@ def ws_target(attacker_ws: int, target_ws: int) -> Target:
         if not is_whole(v) or v not in WS_VALUES:
             raise InputError(f"{name} {v!r} is not allowed: Weapon Skill is a whole number from 1 to 10")
     return Target.at_least(WS_TABLE[attacker_ws, target_ws])
+
+
+# The 6th-edition Vehicle Damage table, rolled (D6 + modifiers) for each
+# penetrating hit; glancing hits do not roll on it:
+#   | D6 + modifiers | 1-3          | 4            | 5                | 6           | 7+        |
+#   | result         | Crew Shaken  | Crew Stunned | Weapon Destroyed | Immobilised | Explodes! |
+# Modifiers: AP1 weapon +2, AP2 weapon +1, open-topped vehicle +1.
+VEHICLE_DAMAGE_TABLE: dict[int, str] = {1: "crew shaken", 2: "crew shaken", 3: "crew shaken", 4: "crew stunned",
+                                        5: "weapon destroyed", 6: "immobilised", 7: "explodes"}
+"""D6 + modifiers (7 and more read as 7) -> the result of one penetrating hit."""
+
+VEHICLE_DAMAGE_AP: dict[int, int] = {1: 2, 2: 1}
+"""Weapon AP -> modifier to the Vehicle Damage roll (other APs: none)."""
+
+OPEN_TOPPED_DAMAGE = 1
+"""Modifier to the Vehicle Damage roll against an open-topped vehicle."""
+
+ARMOUR_VALUES = range(10, 15)
+"""Armour Values 10 to 14."""
+
+FACINGS = ("front", "side", "rear")
+"""The armour facings a shot can hit."""

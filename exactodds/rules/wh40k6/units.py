@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from ...core import InputError
 from ...core.checks import whole_number
 from ..common import save_value
+from ..random_count import DiceCount
+from .traits import RANGES, check_feel_no_pain, check_model_rules, check_weapon_rules
 
 WEAPON_TYPES = ("normal", "template", "blast", "artillery", "no-bs")
 """Weapon types. Only ``normal`` rolls to hit with BS; the others place their
@@ -78,6 +80,10 @@ class Model:
     character: bool = False
     look_out_sir: bool | str = False
     melee: Melee | None = None
+    feel_no_pain: int | None = None
+    eternal_warrior: bool = False
+    wounds_left: int | None = None
+    rules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         require_type(self.name, str, "a model's name")
@@ -91,6 +97,11 @@ class Model:
         require_type(self.look_out_sir, (bool, str), f"{self.name}: look_out_sir")
         if self.melee is not None:
             require_type(self.melee, Melee, f"{self.name}: melee profile")
+        check_feel_no_pain(self.feel_no_pain, f"{self.name}: feel_no_pain")
+        require_type(self.eternal_warrior, bool, f"{self.name}: eternal_warrior")
+        object.__setattr__(self, "rules", check_model_rules(self.rules, self.name))
+        if self.wounds_left is not None:
+            whole_number(self.wounds_left, f"{self.name}: wounds_left", 1, self.wounds)
         if self.look_out_sir is not False and not self.character:
             raise InputError(f"{self.name}: look_out_sir is for characters only; set character = true "
                              "or remove look_out_sir")
@@ -143,6 +154,13 @@ class Shooting:
     (template, blast, artillery, no-bs): their ``shots`` are the models hit.
     ``master_crafted`` is the number K of failed hits that may be rerolled;
     ``reroll_failed`` rerolls every failed hit (one reroll per die).
+
+    ``rules`` are the weapon's special rules (:data:`~.traits.WEAPON_RULES`);
+    ``poisoned`` is X of Poisoned (X+) (the rule "poisoned" alone is 4+).
+    ``random_shots`` (``"D6"``, ``"2D6"``, ``"D6+1"``...): each of ``shots``
+    firing models fires that many (``shots`` then counts the models).
+    ``moved`` (the unit moved this turn: Heavy, Salvo) and ``range``
+    (``"half"`` or ``"full"``: Rapid Fire) describe the turn.
     """
 
     shots: int
@@ -153,9 +171,15 @@ class Shooting:
     weapon_type: str = "normal"
     master_crafted: int | None = None
     reroll_failed: bool = False
+    rules: tuple[str, ...] = ()
+    poisoned: int | None = None
+    random_shots: DiceCount | str | None = None
+    moved: bool = False
+    range: str | None = None
 
     def __post_init__(self) -> None:
         whole_number(self.shots, "shots", 0)
+        self._check_rules()
         whole_number(self.strength, "Strength", 1, 10)
         if self.ap is not None:
             whole_number(self.ap, "AP", 1, 6)
@@ -180,3 +204,60 @@ class Shooting:
             raise InputError("a BS is required: give the firing model's Ballistic Skill, 1 to 10")
         else:
             whole_number(self.bs, "BS", 1, 10)
+
+    def _check_rules(self) -> None:
+        rules = set(check_weapon_rules(self.rules))
+        if self.poisoned is not None:
+            whole_number(self.poisoned, "poisoned (X for X+)", 2, 6)
+            rules.add("poisoned")
+        elif "poisoned" in rules:
+            object.__setattr__(self, "poisoned", 4)
+        object.__setattr__(self, "rules", tuple(sorted(rules)))
+        if self.random_shots is not None:
+            object.__setattr__(self, "random_shots", DiceCount.parse(self.random_shots, "random shots"))
+        require_type(self.moved, bool, "moved")
+        if self.range is not None and self.range not in RANGES:
+            raise InputError(f"range {self.range!r:.60} is not allowed: use half (within half range) or full")
+        if "rapid-fire" in rules and self.range is None:
+            raise InputError("a rapid-fire weapon needs a range: half (two shots each) or full (one shot each)")
+        if "salvo" in rules and self.random_shots is not None:
+            raise InputError("salvo halves a fixed number of shots: give the shots without random shots")
+        if "rapid-fire" in rules and self.random_shots is not None:
+            raise InputError("rapid-fire doubles a fixed number of shots: give the shots without random shots")
+        if "twin-linked" in rules and self.master_crafted is not None:
+            raise InputError("master-crafted and twin-linked are alternatives: a die is rerolled at most once")
+        if "preferred-enemy" in rules and self.master_crafted is not None:
+            raise InputError("master-crafted with preferred-enemy is not modelled: a die is rerolled at most once, "
+                             "and which failed dice the K rerolls go to would need a choice; use one of them")
+        if self.weapon_type != "normal" and {"twin-linked", "preferred-enemy"} & rules:
+            raise InputError(f"a {self.weapon_type} weapon makes no to-hit roll: twin-linked and preferred-enemy "
+                             "have nothing to reroll (their to-wound reroll is not modelled)")
+        if self.moved and "heavy" in rules and "relentless" not in rules and self.weapon_type in CANNOT_SNAP:
+            raise InputError(f"a heavy weapon fires snap shots after moving, and {CANNOT_SNAP[self.weapon_type]}")
+
+    def fires_snap(self) -> bool:
+        """Snap shots: asked for, or a Heavy weapon whose unit moved (not Relentless)."""
+        return self.snap or (self.moved and "heavy" in self.rules and "relentless" not in self.rules)
+
+    def reroll_all_hits(self) -> bool:
+        """Every failed to-hit roll is rerolled (twin-linked, or asked for)."""
+        return self.reroll_failed or "twin-linked" in self.rules
+
+    def shot_counts(self):  # -> Dist
+        """The number of shots fired, as a Dist: ``shots``, or the sum of ``shots``
+        random rolls; doubled within half range with Rapid Fire; halved (rounded
+        down) after moving with Salvo (not Relentless). O(log shots) convolutions."""
+        from ...core import Dist
+        if self.random_shots is not None:
+            assert isinstance(self.random_shots, DiceCount)
+            return self.random_shots.total(self.shots)
+        n = self.shots
+        if "rapid-fire" in self.rules and self.range == "half":
+            n *= 2
+        if "salvo" in self.rules and self.moved and "relentless" not in self.rules:
+            n //= 2
+        return Dist.constant(n)
+
+    def most_shots(self) -> int:
+        """The largest number of shots :meth:`shot_counts` can give."""
+        return max(self.shot_counts().support())
