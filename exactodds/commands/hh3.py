@@ -40,6 +40,7 @@ class HitParams(Params):
     bs: int = param(Count(1, what="a Ballistic Skill"),
                     "Ballistic Skill 1 or more (10+ reads the last column: every shot a Critical Hit).")
     snap: bool = param(Flag(), "Snap shots (the snap-shot row: never Critical Hits).", False)
+    reroll_failed: bool = param(Flag(), "Reroll every failed hit roll once (the second roll stands).", False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,6 +51,7 @@ class WoundParams(Params):
     toughness: int = param(Count(1, 10, "a Toughness"), "Target Toughness 1-10.")
     hits: int = param(Count(0, what="a number of hits"),
                       "Ordinary hits rolling to wound (Critical Hits wound automatically).", 1)
+    reroll_failed: bool = param(Flag(), "Reroll every failed wound roll once (the second roll stands).", False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -72,6 +74,9 @@ class ShootParams(Params):
     overwatch: bool = param(Flag(), "Overwatch fire: the target gets no cover and no Shrouded.", False)
     pinned: bool = param(Flag(), "The firing unit is Pinned: snap shots.", False)
     intercept: bool = param(Flag(), "The Intercept reaction: snap shots.", False)
+    moved: bool = param(Flag(), "The firing unit moved: its Heavy weapons fire snap shots.", False)
+    majority_bs: bool = param(Flag(), "Read the hit table at the unit's majority Ballistic Skill for every "
+                              "fire group (ties: the highest) instead of each group's own BS.", False)
     reaction: str | None = param(Choice(REACTIONS), "The target's reaction: shield (+1 T), smoke (Shrouded 5+), "
                                  "medic (recovery rolls).", None)
     medic_roll: Target | None = param(TargetNumber(), "The Medic's recovery roll, X+ (with {reaction} medic; the "
@@ -110,8 +115,10 @@ def hit(p: HitParams) -> Answer:
 
         exactodds hh3 hit --shots 1 --bs 7
     """
-    dist = rules.hit_rolls(p.shots, p.bs, p.snap)
-    query = {"shots": p.shots, "bs": p.bs, "snap": p.snap, "hit_table": hit_entry(p.bs, p.snap).text}
+    dist = rules.hit_rolls(p.shots, p.bs, p.snap, p.reroll_failed)
+    query: dict[str, Any] = {"shots": p.shots, "bs": p.bs, "snap": p.snap, "hit_table": hit_entry(p.bs, p.snap).text}
+    if p.reroll_failed:
+        query["reroll_failed"] = True
     extras = {"mean_hits": dist.map(lambda h: h.hits).mean(), "mean_crits": dist.map(lambda h: h.crits).mean()}
     return Answer(dist, query, extras)
 
@@ -120,8 +127,11 @@ def hit(p: HitParams) -> Answer:
 def wound(p: WoundParams) -> Answer:
     """Exact number of wounds among ordinary hits (the S vs T chart)."""
     target = wound_target(p.strength, p.toughness)
-    query = {"strength": p.strength, "toughness": p.toughness, "hits": p.hits, "wound_on": str(target)}
-    return Answer(wound_rolls_of(p.hits, p.strength, p.toughness), query)
+    query: dict[str, Any] = {"strength": p.strength, "toughness": p.toughness, "hits": p.hits,
+                             "wound_on": str(target)}
+    if p.reroll_failed:
+        query["reroll_failed"] = True
+    return Answer(wound_rolls_of(p.hits, p.strength, p.toughness, p.reroll_failed), query)
 
 
 @define("hh3", "penetrate", PenetrateParams)
@@ -152,7 +162,8 @@ def shoot(p: ShootParams) -> Answer:
         raise ParamError("{show} statuses applies to vehicles; " + literal(f"{unit.name!r} is not a vehicle unit"))
     conditions = rules.Conditions(cover=p.cover, overwatch=p.overwatch, pinned=p.pinned, intercept=p.intercept,
                                   reaction=p.reaction, medic_roll=p.medic_roll, facing=p.facing or "front",
-                                  order=tuple(p.order), crits_first=not p.crits_last)
+                                  order=tuple(p.order), crits_first=not p.crits_last, moved=p.moved,
+                                  majority_bs=p.majority_bs)
     attack = rules.ShootingAttack(firer, unit, conditions)
     result = attack.run()
     if p.stage is not None:
@@ -167,8 +178,10 @@ def shoot(p: ShootParams) -> Answer:
     query: dict[str, Any] = {
         "attacker": p.attacker.written, "target": p.target.written, "attacker_name": firer.name,
         "target_name": unit.name,
-        "groups": [{"name": g.name, "shots": g.shots, "bs": g.bs, "hit_table": hit_entry(g.bs, g.snap).text,
-                    "snap": g.snap} for g in attack.groups],
+        "groups": [{"name": g.name, "shots": g.shots_text(), "bs": g.bs, "hit_table": hit_entry(g.bs, g.snap).text,
+                    "snap": g.snap, **({"traits": sorted(g.weapon.traits)} if g.weapon.traits else {})}
+                   for g in attack.groups],
+        **({"moved": True} if p.moved or firer.moved else {}), **({"majority_bs": True} if p.majority_bs else {}),
         "not_firing": attack.skipped, "cover": p.cover, "overwatch": p.overwatch, "reaction": p.reaction,
         "medic_roll": None if p.medic_roll is None else str(p.medic_roll),
         "facing": conditions.facing if unit.is_vehicle else None,

@@ -5,8 +5,9 @@ An attacker file::
     name = "Tactical Squad"          # optional, default: the file's name
     rushed = false                   # optional flags (default false): Rushed,
     locked_in_combat = false         #   locked in combat, embarked (these two
-    embarked = false                 #   cannot shoot), Pinned (snap shots)
-    pinned = false
+    embarked = false                 #   cannot shoot), Pinned (snap shots),
+    pinned = false                   #   moved (Heavy weapons fire snap shots)
+    moved = false
 
     [[models]]                       # one line per kind of firing model
     name = "Legionary"               # optional
@@ -15,11 +16,13 @@ An attacker file::
     weapon = "boltgun"               # required, a [weapons.NAME] below
 
     [weapons.boltgun]
-    firepower = 2                    # required, 1 or more
+    firepower = 2                    # required, 1 or more, or random per model:
+                                     #   "D3", "D6", "2D6", "D6+1"
     strength = 4                     # required, 1-10
     ap = 5                           # required, 1-6, or "-" for none
     damage = 1                       # required, 1 or more
-    traits = ["light"]               # optional; modelled: light
+    traits = ["light"]               # optional; modelled: light, heavy,
+                                     #   reroll-failed-hits, reroll-failed-wounds
 
 A target file::
 
@@ -43,7 +46,10 @@ A target file::
     shrouded = 5                     # optional mitigation, 2-6 or "5+"
     feel_no_pain = 5                 # optional mitigation (non-vehicles)
     medic = false                    # optional (non-vehicles)
+    wounds_left = 1                  # optional: each model of the line is already
+                                     #   wounded, with this many Wounds left
     # a vehicle instead: armour = { front = 11, side = 11, rear = 10 }, hull_points = 3
+    #   (and optionally hull_points_left = 2)
 
 Errors name the file, the key and the expected type; unknown keys are
 refused so that a typo never silently changes an answer.
@@ -55,6 +61,7 @@ import re
 from pathlib import Path
 
 from ..core import InputError
+from ..rules.random_count import DiceCount
 from ..rules.hh3.tables import FACINGS, STATUSES
 from ..rules.hh3.units import (
     UNIT_TRAITS,
@@ -68,13 +75,13 @@ from ..rules.hh3.units import (
 )
 from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
 
-ATTACKER_KEYS = {"name", "rushed", "locked_in_combat", "embarked", "pinned", "models", "weapons"}
+ATTACKER_KEYS = {"name", "rushed", "locked_in_combat", "embarked", "pinned", "moved", "models", "weapons"}
 FIRING_MODEL_KEYS = {"name", "count", "bs", "weapon"}
 WEAPON_KEYS = {"firepower", "strength", "ap", "damage", "traits"}
 TARGET_KEYS = {"name", "leadership", "traits", "cool", "out_of_coherency", "embarked", "in_reserve", "engaged",
                "statuses", "models"}
 TARGET_MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "shrouded", "feel_no_pain",
-                     "medic", "armour", "hull_points"}
+                     "medic", "armour", "hull_points", "wounds_left", "hull_points_left"}
 _ROLL = re.compile(r"^\s*([2-6])\s*\+\s*$")
 
 
@@ -102,6 +109,15 @@ def _names(table: dict, key: str, allowed: tuple[str, ...], path: Path, where: s
     return frozenset(out)
 
 
+def _below(full: int, what: str):  # type: ignore[no-untyped-def]
+    """A check for a wounded model's Wounds (Hull Points) left: 1 to ``full`` - 1."""
+    def check(v: int) -> str | None:
+        if full < 2:
+            return f"a model with 1 {what[:-1]} cannot be wounded and still in play: leave it out"
+        return None if 1 <= v < full else f"must be from 1 to {full - 1} (fewer than the model's {full} {what})"
+    return check
+
+
 def _flag(table: dict, key: str, path: Path) -> bool:
     return optional(table, key, bool, path, default=False)
 
@@ -124,9 +140,18 @@ def _weapon(name: str, w: object, path: Path) -> Weapon:
     ap = require(w, "ap", (int, str), path, where)
     if isinstance(ap, str) and ap.strip() != "-" or isinstance(ap, int) and not 1 <= ap <= 6:
         raise InputError(f"{path}: {where}.ap = {ap!r}: expected a whole number from 1 to 6, or \"-\" for no AP")
+    firepower = require(w, "firepower", (int, str), path, where)
+    if isinstance(firepower, str):
+        try:
+            firepower = DiceCount.parse(firepower, "a random Firepower")
+        except InputError as e:
+            raise InputError(f"{path}: {where}.firepower: {e}") from None
+    elif not 1 <= firepower <= 1000:
+        raise InputError(f"{path}: {where}.firepower = {firepower!r}: expected a whole number from 1 to 1000, "
+                         "or dice such as \"D6\"")
     return Weapon(
         name=name,
-        firepower=require(w, "firepower", int, path, where, check=between(1, 1000)),
+        firepower=firepower,
         strength=require(w, "strength", int, path, where, check=between(1, 10)),
         ap=None if isinstance(ap, str) else ap,
         damage=require(w, "damage", int, path, where, check=between(1, 100)),
@@ -162,6 +187,7 @@ def load_attacker(path: str | Path) -> AttackingUnit:
         locked_in_combat=_flag(doc, "locked_in_combat", path),
         embarked=_flag(doc, "embarked", path),
         pinned=_flag(doc, "pinned", path),
+        moved=_flag(doc, "moved", path),
     )
 
 
@@ -183,13 +209,18 @@ def _target_model(m: dict, path: Path, where: str) -> TargetModels:
                 raise InputError(f"{path}: {where}.{key}: a vehicle (with armour) has no {key}; "
                                  "vehicles take armour penetration and lose Hull Points")
         hull = require(m, "hull_points", int, path, where, check=between(1, 100))
-        toughness = wounds = None
+        if "wounds_left" in m:
+            raise InputError(f"{path}: {where}.wounds_left: a vehicle loses Hull Points; use hull_points_left")
+        hull_left = optional(m, "hull_points_left", int, path, where, check=_below(hull, "Hull Points"))
+        toughness = wounds = wounds_left = None
     else:
-        if "hull_points" in m:
-            raise InputError(f"{path}: {where}.hull_points needs armour = {{ front, side, rear }} (a vehicle)")
+        for key in ("hull_points", "hull_points_left"):
+            if key in m:
+                raise InputError(f"{path}: {where}.{key} needs armour = {{ front, side, rear }} (a vehicle)")
         toughness = require(m, "toughness", int, path, where, check=between(1, 10))
         wounds = require(m, "wounds", int, path, where, check=between(1, 100))
-        hull = None
+        wounds_left = optional(m, "wounds_left", int, path, where, check=_below(wounds, "Wounds"))
+        hull = hull_left = None
     return TargetModels(
         name=optional(m, "name", str, path, where, default=where),
         count=optional(m, "count", int, path, where, default=1, check=between(1, 1000)),
@@ -199,7 +230,7 @@ def _target_model(m: dict, path: Path, where: str) -> TargetModels:
         shrouded=_roll(m, "shrouded", path, where),
         feel_no_pain=_roll(m, "feel_no_pain", path, where),
         medic=optional(m, "medic", bool, path, where, default=False),
-        armour=armour, hull_points=hull,
+        armour=armour, hull_points=hull, wounds_left=wounds_left, hull_points_left=hull_left,
     )
 
 

@@ -141,8 +141,14 @@ def fire_groups(attacker: AttackingUnit, conditions: Conditions) -> tuple[list[F
     ``[weapons.NAME]`` is one profile; a weapon fired at several BS makes one
     group per BS, named ``"NAME (BS b)"``. Groups named in
     ``conditions.order`` resolve first, in that order, the others in file
-    order. Snap shots: a Pinned firer, the Intercept reaction, or a Light
-    weapon after Rushing.
+    order. Snap shots: a Pinned firer, the Intercept reaction, a Light weapon
+    after Rushing, or a Heavy weapon when the unit moved.
+
+    The BS a group rolls at: its models' BS (the default), or with
+    ``conditions.majority_bs`` the unit's majority BS, "la capacité de tir
+    majoritaire dans l'unité" (every model of the unit counted; ties: the
+    highest, :func:`~exactodds.rules.common.majority`); the groups still
+    split by their models' BS. O(models).
     """
     by_key: dict[tuple[str, int], list] = {}
     skipped: list[str] = []
@@ -159,12 +165,16 @@ def fire_groups(attacker: AttackingUnit, conditions: Conditions) -> tuple[list[F
     for name, bs in by_key:
         bs_of.setdefault(name, set()).add(bs)
     snap = conditions.pinned or attacker.pinned or conditions.intercept or attacker.rushed
+    moved = conditions.moved or attacker.moved
+    unit_bs = majority_bs(attacker) if conditions.majority_bs else None
     groups = []
     for (name, bs), models in by_key.items():
         label = name if len(bs_of[name]) == 1 else f"{name} (BS {bs})"
         weapon = models[0].weapon
-        groups.append(FireGroup(label, weapon, bs, sum(m.count * weapon.firepower for m in models), snap,
-                                tuple(m.name for m in models)))
+        firing = sum(m.count for m in models)
+        heavy_snap = moved and "heavy" in weapon.traits
+        groups.append(FireGroup(label, weapon, bs if unit_bs is None else unit_bs, weapon.most_shots(firing),
+                                snap or heavy_snap, tuple(m.name for m in models), firing))
     names = [g.name for g in groups]
     for name in conditions.order:
         if name not in names:
@@ -174,6 +184,17 @@ def fire_groups(attacker: AttackingUnit, conditions: Conditions) -> tuple[list[F
     rank = {n: i for i, n in enumerate(conditions.order)}
     groups.sort(key=lambda g: rank.get(g.name, len(rank)))  # stable: the others keep file order
     return groups, skipped
+
+
+def majority_bs(attacker: AttackingUnit) -> int:
+    """The unit's majority Ballistic Skill: the most common BS among all its
+    models (each model counted once, whatever it fires), ties broken by the
+    highest. O(model lines)."""
+    counts: dict[int, int] = {}
+    for m in attacker.models:
+        counts[m.bs] = counts.get(m.bs, 0) + m.count
+    top = max(counts.values())
+    return majority([bs for bs, c in counts.items() if c == top])
 
 
 # --------------------------------------------------------- steps 6 to 11
@@ -235,6 +256,13 @@ def _glance_kernel(models: Sequence[AllocModel], conditions: Conditions) -> Kern
         lambda v: (v.hull, v.statuses, st.unsaved)))
 
 
+def group_hits(group: FireGroup) -> Dist:
+    """A fire group's (hits, crits), its number of hit rolls random or fixed: the
+    mixture over n of :func:`.hits.hit_rolls` (n shots), weighted by P(n).
+    Fixed: O(n^2); random with at most n shots: O(n^3) multiply-adds."""
+    return group.shot_counts().then(lambda n: hit_rolls(n, group.bs, group.snap, group.reroll_hits))
+
+
 def _fresh(s: Any) -> DamageStage:
     return DamageStage(0, 0, s.left, s.statuses)
 
@@ -289,7 +317,7 @@ class ShootingAttack:
 
     def start(self) -> TargetState:
         """The target before the attack."""
-        return TargetState(tuple(m.starting_wounds for m in self.models), tuple(sorted(self.target.statuses)))
+        return TargetState(tuple(m.left_at_start for m in self.models), tuple(sorted(self.target.statuses)))
 
     def check_size(self) -> None:
         """Refuse, before any work, an attack whose largest stage would exceed the
@@ -329,7 +357,7 @@ class ShootingAttack:
                 return vehicle_hits(hit, weapon.strength, armour).map(
                     lambda v: PenetrationStage(v[0], v[1], v[2], s.left, s.statuses))
             toughness = toughness_for_wounds([models[i].toughness for i in alive], shield)  # type: ignore[misc]
-            return wound_rolls(hit, weapon.strength, toughness).map(
+            return wound_rolls(hit, weapon.strength, toughness, group.reroll_wounds).map(
                 lambda w: WoundStage(w.crit_wounds, w.wounds, s.left, s.statuses))
 
         return roll
@@ -363,10 +391,9 @@ class ShootingAttack:
         """The named steps of the whole attack (see the module docstring)."""
         steps: list[Step] = []
         for g in self.groups:
-            hits = hit_rolls(g.shots, g.bs, g.snap)
             steps.append(Step.whole(
-                stage_name(g.name, HITS), partial(_with_hits, hits),
-                f"step 6: {g.shots} hit rolls at BS {g.bs}{' (snap shots)' if g.snap else ''}"))
+                stage_name(g.name, HITS), partial(_with_hits, group_hits(g)),
+                f"step 6: {g.shots_text()} hit rolls at BS {g.bs}{' (snap shots)' if g.snap else ''}"))
             steps.append(Step.kernel(stage_name(g.name, PENETRATION if self.target.is_vehicle else WOUNDS),
                                      self.wounds_for(g), "step 7"))
             steps.append(Step.whole(stage_name(g.name, SAVES), self.saves_for(g), "steps 8-9"))

@@ -23,28 +23,37 @@ class HitRoll(NamedTuple):
     crits: int
 
 
-def hit_die(entry: HitEntry) -> Dist:
-    """One hit die classified: ``"miss"``, ``"hit"`` or ``"crit"``. O(6)."""
+def hit_die(entry: HitEntry, reroll_failed: bool = False) -> Dist:
+    """One hit die classified: ``"miss"``, ``"hit"`` or ``"crit"``; with
+    ``reroll_failed`` a missed die is rolled again once and the second roll
+    stands (it may be a Critical Hit). "F" (automatic failure) rolls no die,
+    so nothing is rerolled. O(36)."""
 
     def category(face: int) -> str:
         if entry.crit.succeeds(face):
             return "crit"
         return "hit" if entry.hit.succeeds(face) else "miss"
 
-    return d6.map(category)
+    first = d6.map(category)
+    if not reroll_failed or entry.text == "F":
+        return first
+    return first.then(lambda c: d6.map(category) if c == "miss" else Dist.constant(c))
 
 
-def hit_rolls(shots: int, bs: int, snap: bool = False) -> Dist:
-    """The (hits, crits) of ``shots`` hit rolls at ``bs`` (snap shots when ``snap``).
+def hit_rolls(shots: int, bs: int, snap: bool = False, reroll_failed: bool = False) -> Dist:
+    """The (hits, crits) of ``shots`` hit rolls at ``bs`` (snap shots when ``snap``;
+    every failed roll rerolled once when ``reroll_failed``).
 
     "A" (BS 10+) needs no roll: every shot hits and is a Critical Hit; "F"
     (snap shots at BS 1) always misses; snap shots never score Critical Hits.
-    Otherwise the multinomial closed form over (miss, hit, crit):
+    Otherwise the multinomial closed form over (miss, hit, crit), one die's
+    chances (after its reroll) from :func:`hit_die`:
     O(C(shots + 2, 2)) = O(shots^2) outcomes, each one big-integer product.
     """
-    if not isinstance(snap, bool):
-        raise InputError(f"snap must be true or false, not {snap!r:.60}")
-    die = hit_die(hit_entry(bs, snap))
+    for name, flag in (("snap", snap), ("reroll_failed", reroll_failed)):
+        if not isinstance(flag, bool):
+            raise InputError(f"{name} must be true or false, not {flag!r:.60}")
+    die = hit_die(hit_entry(bs, snap), reroll_failed)
     cats = die.support()
     if len(cats) == 1:  # "A" or "F": nothing is rolled, O(1) whatever the number of shots
         only = cats[0]

@@ -9,14 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...core import InputError
+from ...core import Dist, InputError
 from ...dice import Target
 from ...core.checks import whole_number
 from ..common import save_value
+from ..random_count import DiceCount
 from .tables import COVER_SAVES, FACINGS, STATUSES
 
-WEAPON_TRAITS: tuple[str, ...] = ("light",)
-"""Weapon traits the engine models: ``light`` (fires snap shots after the unit Rushed)."""
+WEAPON_TRAITS: tuple[str, ...] = ("light", "heavy", "reroll-failed-hits", "reroll-failed-wounds")
+"""Weapon traits the engine models (docs/hh3.md, "Weapon traits")."""
+
+TRAIT_HELP: dict[str, str] = {
+    "light": "fires snap shots after the unit Rushed (the other weapons cannot fire)",
+    "heavy": "fires snap shots if the unit moved",
+    "reroll-failed-hits": "every failed hit roll is rerolled once",
+    "reroll-failed-wounds": "every failed wound roll is rerolled once",
+}
+"""What each modelled weapon trait does, in our own words."""
 
 UNIT_TRAITS: tuple[str, ...] = ("shield", "smoke")
 """Target unit traits that allow a reaction: Shield, Smoke screen."""
@@ -67,10 +76,13 @@ def _members(obj: object, attr: str, what: str, kind: type) -> None:
 
 @dataclass(frozen=True)
 class Weapon:
-    """A ranged weapon profile. ``ap`` is None for a weapon without AP ("-")."""
+    """A ranged weapon profile. ``ap`` is None for a weapon without AP ("-").
+    ``firepower`` is a whole number, or a random count (``"D3"``, ``"D6"``,
+    ``"2D6"``, ``"D6+1"``: a :class:`~exactodds.rules.random_count.DiceCount`)
+    rolled once per firing model."""
 
     name: str
-    firepower: int
+    firepower: int | DiceCount
     strength: int
     ap: int | None
     damage: int
@@ -78,12 +90,28 @@ class Weapon:
 
     def __post_init__(self) -> None:
         _text(self.name, "a weapon's name")
-        whole_number(self.firepower, f"weapon {self.name!r}: firepower", 1)
+        if isinstance(self.firepower, (str, DiceCount)):
+            object.__setattr__(self, "firepower", DiceCount.parse(self.firepower, f"weapon {self.name!r}: firepower"))
+        else:
+            whole_number(self.firepower, f"weapon {self.name!r}: firepower", 1)
         whole_number(self.strength, f"weapon {self.name!r}: strength", 1, 10)
         if self.ap is not None:
             whole_number(self.ap, f"weapon {self.name!r}: ap", 1, 6)
         whole_number(self.damage, f"weapon {self.name!r}: damage", 1)
         _names(self, "traits", f"weapon {self.name!r}: traits", WEAPON_TRAITS)
+
+    def shots(self, models: int) -> Dist:
+        """The hit rolls of ``models`` models firing this weapon: ``models`` x the
+        Firepower, or the sum of ``models`` independent rolls of a random
+        Firepower. O(log models) convolutions of at most 6N x models + 1 outcomes."""
+        if isinstance(self.firepower, DiceCount):
+            return self.firepower.total(models)
+        return Dist.constant(models * self.firepower)
+
+    def most_shots(self, models: int) -> int:
+        """The largest number of hit rolls :meth:`shots` can give."""
+        per = self.firepower.maximum() if isinstance(self.firepower, DiceCount) else self.firepower
+        return models * per
 
 
 @dataclass(frozen=True)
@@ -113,11 +141,12 @@ class AttackingUnit:
     locked_in_combat: bool = False
     embarked: bool = False
     pinned: bool = False
+    moved: bool = False
 
     def __post_init__(self) -> None:
         _text(self.name, "the attacking unit's name")
         _members(self, "models", f"attacking unit {self.name!r}: models", FiringModels)
-        for key in ("rushed", "locked_in_combat", "embarked", "pinned"):
+        for key in ("rushed", "locked_in_combat", "embarked", "pinned", "moved"):
             _flag(getattr(self, key), f"attacking unit {self.name!r}: {key}")
 
 
@@ -144,7 +173,10 @@ class Armour:
 class TargetModels:
     """``count`` identical target models: infantry-like (``toughness`` and
     ``wounds``) or a vehicle (``armour`` and ``hull_points``). Saves and
-    mitigation values are X for an X+ roll, None when the model has none."""
+    mitigation values are X for an X+ roll, None when the model has none.
+    ``wounds_left`` (``hull_points_left`` for a vehicle): each model of the
+    line is already wounded and has that many left (1 to one less than its
+    Wounds); wounded models take wounds first."""
 
     name: str
     count: int = 1
@@ -157,6 +189,8 @@ class TargetModels:
     medic: bool = False
     armour: Armour | None = None
     hull_points: int | None = None
+    wounds_left: int | None = None
+    hull_points_left: int | None = None
 
     def __post_init__(self) -> None:
         where = f"target models {_text(self.name, 'target models name')!r}"
@@ -181,6 +215,18 @@ class TargetModels:
             whole_number(self.wounds, f"{where}: wounds", 1)
         for key in ("save", "invulnerable", "shrouded", "feel_no_pain"):
             save_value(getattr(self, key), f"{where}: {key}")
+        key, full = ("hull_points_left", "hull_points") if self.is_vehicle else ("wounds_left", "wounds")
+        other = "wounds_left" if self.is_vehicle else "hull_points_left"
+        if getattr(self, other) is not None:
+            raise InputError(f"{where}: {other} is for {'non-vehicles' if self.is_vehicle else 'vehicles'}; "
+                             f"use {key}")
+        left = getattr(self, key)
+        if left is not None:
+            most = getattr(self, full)
+            if most < 2:
+                raise InputError(f"{where}: {key} = {left!r}: a model with {full} = 1 cannot be wounded and "
+                                 "still in play; leave it out")
+            whole_number(left, f"{where}: {key} (a wounded model's {full} left)", 1, most - 1)
 
     @property
     def is_vehicle(self) -> bool:
@@ -191,6 +237,12 @@ class TargetModels:
     def starting_wounds(self) -> int:
         """Wounds, or Hull Points for a vehicle."""
         return self.hull_points if self.is_vehicle else self.wounds  # type: ignore[return-value]
+
+    @property
+    def left_at_start(self) -> int:
+        """Wounds (Hull Points) left when the attack starts: full, or ``wounds_left``."""
+        left = self.hull_points_left if self.is_vehicle else self.wounds_left
+        return self.starting_wounds if left is None else left
 
 
 @dataclass(frozen=True)
@@ -247,6 +299,10 @@ class Conditions:
     ``order``: fire groups named first resolve first (the rest follow in file
     order). ``crits_first``: within a fire group, wounds (and penetrating
     hits) from Critical Hits are resolved before the others (the default).
+    ``moved``: the firing unit moved (its Heavy weapons fire snap shots; the
+    attacker file may say so too). ``majority_bs``: every group rolls on the
+    hit table at the unit's majority Ballistic Skill (the literal reading of
+    the rule) instead of its own models' BS (the default).
     """
 
     cover: str | None = None
@@ -258,12 +314,14 @@ class Conditions:
     facing: str = "front"
     order: tuple[str, ...] = ()
     crits_first: bool = True
+    moved: bool = False
+    majority_bs: bool = False
 
     def __post_init__(self) -> None:
         _choice(self.cover, "cover", tuple(COVER_SAVES))
         _choice(self.reaction, "reaction", REACTIONS)
         _choice(self.facing, "facing", FACINGS, optional=False)
-        for key in ("overwatch", "pinned", "intercept", "crits_first"):
+        for key in ("overwatch", "pinned", "intercept", "crits_first", "moved", "majority_bs"):
             _flag(getattr(self, key), f"conditions: {key}")
         if self.medic_roll is not None and not isinstance(self.medic_roll, Target):
             raise InputError(f"the medic roll must be a Target (e.g. Target.parse('5+')), not {self.medic_roll!r:.60}")
@@ -284,7 +342,13 @@ class Conditions:
 
 @dataclass(frozen=True)
 class FireGroup:
-    """One fire group (step 4): the attacks of one weapon profile at one BS."""
+    """One fire group (step 4): the attacks of one weapon profile at one BS.
+
+    ``shots`` is the number of hit rolls, the largest one when the weapon's
+    Firepower is random; ``firing`` the number of models firing (each rolls
+    its own random Firepower). ``bs`` is the BS the group rolls at (its
+    models', or the unit's majority BS); ``reroll_hits``/``reroll_wounds``
+    come from the weapon's traits."""
 
     name: str
     weapon: Weapon
@@ -292,3 +356,27 @@ class FireGroup:
     shots: int
     snap: bool = False
     models: tuple[str, ...] = field(default=())
+    firing: int = 0
+
+    def shot_counts(self) -> Dist:
+        """The number of hit rolls, as a Dist (a constant for a fixed Firepower)."""
+        if isinstance(self.weapon.firepower, DiceCount):
+            return self.weapon.shots(self.firing)
+        return Dist.constant(self.shots)
+
+    @property
+    def random(self) -> bool:
+        """Whether the number of hit rolls is random."""
+        return isinstance(self.weapon.firepower, DiceCount)
+
+    def shots_text(self) -> int | str:
+        """The hit rolls as shown: a number, or e.g. ``"3 x D6"`` (3 models, D6 each)."""
+        return f"{self.firing} x {self.weapon.firepower}" if self.random else self.shots
+
+    @property
+    def reroll_hits(self) -> bool:
+        return "reroll-failed-hits" in self.weapon.traits
+
+    @property
+    def reroll_wounds(self) -> bool:
+        return "reroll-failed-wounds" in self.weapon.traits

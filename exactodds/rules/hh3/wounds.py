@@ -13,6 +13,7 @@ wound roll) and has +1 Damage (the 3rd-edition rulebook's Critical Hit rule).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -43,17 +44,25 @@ def toughness_for_wounds(toughness: Sequence[int], shield: bool = False) -> int:
     return min(value + 1, MAX_CHARACTERISTIC) if shield else value
 
 
+def wound_chance(strength: int, toughness: int, reroll_failed: bool = False) -> Fraction:
+    """P(one wound roll wounds): p on the chart, p + (1 - p) p when a failed
+    roll is rerolled once (a "-" stays impossible). O(1)."""
+    p = wound_target(strength, toughness).chance()
+    return p + (1 - p) * p if reroll_failed else p
+
+
 @lru_cache(maxsize=1024)
-def wound_rolls_of(hits: int, strength: int, toughness: int) -> Dist:
+def wound_rolls_of(hits: int, strength: int, toughness: int, reroll_failed: bool = False) -> Dist:
     """Wounds among ``hits`` ordinary hits: Binomial(hits, P(wound)). O(hits), cached."""
-    return successes(hits, wound_target(strength, toughness).chance())
+    return successes(hits, wound_chance(strength, toughness, reroll_failed))
 
 
 @lru_cache(maxsize=4096)
-def wound_rolls(hit: HitRoll, strength: int, toughness: int) -> Dist:
+def wound_rolls(hit: HitRoll, strength: int, toughness: int, reroll_failed: bool = False) -> Dist:
     """(crit_wounds, wounds) for one fire group's (hits, crits): each Critical
-    Hit wounds automatically, every other hit rolls on the S vs T chart.
-    O(hits) (a binomial), cached per (hits, crits, S, T)."""
-    return wound_rolls_of(hit.hits - hit.crits, strength, toughness).map(
+    Hit wounds automatically, every other hit rolls on the S vs T chart
+    (failed rolls rerolled once when ``reroll_failed``).
+    O(hits) (a binomial), cached per (hits, crits, S, T, reroll)."""
+    return wound_rolls_of(hit.hits - hit.crits, strength, toughness, reroll_failed).map(
         lambda w: WoundRoll(hit.crits, w))
 
