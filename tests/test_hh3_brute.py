@@ -38,13 +38,20 @@ from tests.brute import enumerate_rolls
 
 @dataclass(frozen=True)
 class G:
-    """A fire group for the simulator: shots at bs with S, AP (None: '-'), D."""
+    """A fire group for the simulator: shots at bs with S, AP (None: '-'), D.
+    With ``firepower`` (``"D3"``, ``"D6"``, ``"D3+1"``...), ``shots`` models
+    each roll that many shots. Traits: reroll failed hits, reroll failed
+    wounds, heavy (snap shots after moving)."""
 
     shots: int
     bs: int
     s: int
     ap: int | None = None
     d: int = 1
+    firepower: str | None = None
+    reroll_hits: bool = False
+    reroll_wounds: bool = False
+    heavy: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,7 @@ class M:
     fnp: int | None = None
     medic: bool = False
     av: int | None = None
+    left: int | None = None  # already wounded: this many Wounds (Hull Points) left
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,8 @@ class Case:
     statuses: tuple[str, ...] = ()
     leadership: int = 7
     traits: tuple[str, ...] = field(default=())
+    moved: bool = False
+    majority_bs: bool = False
 
 
 def needed_to_hit(bs: int, snap: bool) -> tuple[int, int]:
@@ -109,7 +119,7 @@ def simulate(case: Case, band: Callable[[tuple[int, ...]], int]) -> tuple:
 
     models = case.models
     vehicle = models[0].av is not None
-    left = [m.w for m in models]
+    left = [m.w if m.left is None else m.left for m in models]
     statuses = set(case.statuses)
     cover = {"light": 6, "medium": 5, "dense": 4}.get(case.cover) if not case.overwatch else None
     smoke = case.reaction == "smoke" and not case.overwatch
@@ -148,14 +158,29 @@ def simulate(case: Case, band: Callable[[tuple[int, ...]], int]) -> tuple:
         else:
             statuses.add(status)
 
+    def roll_count(text: str) -> int:
+        """A random Firepower, one die at a time: "D3", "D6", "2D6", "D3+1"."""
+        dice, _, rest = text.upper().partition("D")
+        sides, _, plus = rest.partition("+")
+        total = int(plus or 0)
+        for _ in range(int(dice or 1)):
+            total += band((2, 3, 4, 5, 6)) + 1 if sides == "6" else band((3, 5)) + 1  # D3: 1-2, 3-4, 5-6
+        return total
+
+    # the unit's majority BS: every firing model counted once, ties: the highest
+    unit_bs = most_common([g.bs for g in case.groups for _ in range(g.shots)])
     for g in case.groups:
-        hit_on, crit_on = needed_to_hit(g.bs, case.snap)
+        snap = case.snap or (g.heavy and case.moved)
+        hit_on, crit_on = needed_to_hit(unit_bs if case.majority_bs else g.bs, snap)
         hits = crits = 0
-        for _ in range(g.shots):
+        shots = g.shots if g.firepower is None else sum(roll_count(g.firepower) for _ in range(g.shots))
+        for _ in range(shots):
             if hit_on == 1:
                 hits, crits = hits + 1, crits + 1
             elif hit_on <= 6:
                 level = band((hit_on, crit_on))
+                if level == 0 and g.reroll_hits:
+                    level = band((hit_on, crit_on))
                 hits += level >= 1
                 crits += level >= 2
         alive = [i for i, w in enumerate(left) if w > 0]
@@ -182,7 +207,8 @@ def simulate(case: Case, band: Callable[[tuple[int, ...]], int]) -> tuple:
             if case.reaction == "shield":
                 t = min(t + 1, 10)
             need = needed_to_wound(g.s, t)
-            wounds = sum(1 for _ in range(hits - crits) if need <= 6 and test(need))
+            wounds = sum(1 for _ in range(hits - crits)
+                         if need <= 6 and (test(need) or (g.reroll_wounds and test(need))))
             order = [(crits, g.d + 1), (wounds, g.d)]
             for n, dmg in (order if case.crits_first else order[::-1]):
                 for _ in range(n):
@@ -258,17 +284,21 @@ def tree_enumeration(case: Case) -> dict:
 
 
 def engine(case: Case) -> tuple[dict, Any]:
-    weapons = [Weapon(f"w{i}", 1, g.s, g.ap, g.d) for i, g in enumerate(case.groups)]
+    def traits(g: G) -> frozenset[str]:
+        return frozenset(name for name, on in (("reroll-failed-hits", g.reroll_hits),
+                                               ("reroll-failed-wounds", g.reroll_wounds), ("heavy", g.heavy)) if on)
+
+    weapons = [Weapon(f"w{i}", g.firepower or 1, g.s, g.ap, g.d, traits(g)) for i, g in enumerate(case.groups)]
     firers = tuple(FiringModels(f"m{i}", g.shots, g.bs, w) for i, (g, w) in enumerate(zip(case.groups, weapons)))
     attacker = AttackingUnit("firer", firers, pinned=case.snap)
     entries = []
     for m in case.models:
         if m.av is not None:
             tm = TargetModels("v", armour=Armour(m.av, m.av, m.av), hull_points=m.w, invulnerable=m.inv,
-                              shrouded=m.shrouded)
+                              shrouded=m.shrouded, hull_points_left=m.left)
         else:
             tm = TargetModels("i", toughness=m.t, wounds=m.w, save=m.save, invulnerable=m.inv,
-                              shrouded=m.shrouded, feel_no_pain=m.fnp, medic=m.medic)
+                              shrouded=m.shrouded, feel_no_pain=m.fnp, medic=m.medic, wounds_left=m.left)
         if entries and entries[-1][0] == (m, tm):
             entries[-1][1] += 1
         else:
@@ -278,7 +308,7 @@ def engine(case: Case) -> tuple[dict, Any]:
                         traits=frozenset(case.traits), statuses=frozenset(case.statuses))
     conditions = Conditions(cover=case.cover, overwatch=case.overwatch, reaction=case.reaction,
                             medic_roll=None if case.medic_roll is None else Target.at_least(case.medic_roll),
-                            crits_first=case.crits_first)
+                            crits_first=case.crits_first, moved=case.moved, majority_bs=case.majority_bs)
     run = ShootingAttack(attacker, target, conditions).run()
     got = run.stage("remove casualties").map(lambda s: (canonical(case, s.left), s.statuses)).to_fractions()
     return got, run
@@ -350,6 +380,37 @@ def test_snap_shots_raw() -> None:
     check(case, raw_enumeration(case, 4))
 
 
+def test_reroll_failed_hits_and_wounds_raw() -> None:
+    # one shot BS 4 (3+), S4 vs T4 (4+), both rolls rerolled when failed: 8/9 x 3/4 = 2/3 unsaved
+    case = Case((G(1, 4, 4, reroll_hits=True, reroll_wounds=True),), (M(),))
+    brute = raw_enumeration(case, 4)
+    check(case, brute)
+    assert brute[((0,), ())] == F(2, 3)
+
+
+def test_random_firepower_raw() -> None:
+    # two models with D3 Firepower at BS 10: every shot a Critical Hit (no hit or wound dice), two dice
+    case = Case((G(2, 10, 3, firepower="D3"),), (M(w=2, t=4), M(w=2, t=4), M(w=2, t=4)))
+    check(case, raw_enumeration(case, 2))
+
+
+def test_heavy_after_moving_and_majority_bs_raw() -> None:
+    # the heavy group fires snap shots (BS 7: 4+, no crits); with the majority reading both
+    # groups roll at BS 4 (two BS 4 models against one BS 7)
+    groups = (G(1, 7, 5, heavy=True), G(2, 4, 4))
+    for moved, majority in ((True, False), (False, True), (True, True), (False, False)):
+        case = Case(groups, (M(), M(w=2)), moved=moved, majority_bs=majority)
+        check(case, raw_enumeration(case, 6))
+
+
+def test_wounded_model_first_raw() -> None:
+    # a wounded 3-Wound model (1 left) behind a fresh one in the file: it takes the first wound
+    case = Case((G(2, 4, 4, d=1),), (M(w=3), M(w=3, left=1, save=5)))
+    check(case, raw_enumeration(case, 6))
+    vehicle = Case((G(2, 10, 8),), (M(w=3, av=10), M(w=3, av=10, left=1)))
+    check(vehicle, raw_enumeration(vehicle, 6))
+
+
 def test_tree_enumerator_agrees_with_raw_rolls() -> None:
     case = Case((G(2, 6, 4, ap=5),), (M(save=4), M(w=2)))
     assert tree_enumeration(case) == raw_enumeration(case, 6)
@@ -397,6 +458,34 @@ def vehicle_cases(draw: Any) -> Case:
                 overwatch=overwatch, reaction=reaction, crits_first=draw(st.booleans()),
                 statuses=tuple(sorted(draw(st.sets(st.sampled_from(["stunned", "pinned", "suppressed"]))))),
                 traits=("smoke",))
+
+
+@st.composite
+def trait_cases(draw: Any) -> Case:
+    """Small attacks with the dice traits: rerolls, random Firepower, Heavy,
+    the majority-BS reading and wounded models."""
+    n_groups = draw(st.integers(1, 2))
+    groups = []
+    for _ in range(n_groups):
+        firepower = draw(st.sampled_from([None, None, "D3"])) if n_groups == 1 else None
+        groups.append(G(draw(st.integers(1, 2 if n_groups == 1 and firepower is None else 1)),
+                        draw(st.integers(1, 11)), draw(st.integers(3, 6)), draw(st.none() | st.integers(2, 6)),
+                        draw(st.integers(1, 2)), firepower, draw(st.booleans()), draw(st.booleans()),
+                        draw(st.booleans())))
+    models = []
+    for _ in range(draw(st.integers(1, 2))):
+        w = draw(st.integers(1, 3))
+        models.append(M(t=draw(st.integers(3, 5)), w=w, save=draw(saves),
+                        left=draw(st.none() | st.integers(1, w - 1)) if w > 1 else None))
+    return Case(tuple(groups), tuple(models), snap=draw(st.booleans()), moved=draw(st.booleans()),
+                majority_bs=draw(st.booleans()), crits_first=draw(st.booleans()),
+                leadership=draw(st.integers(2, 12)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(trait_cases())
+def test_random_attacks_with_dice_traits_match_the_simulator(case: Case) -> None:
+    check(case, tree_enumeration(case))
 
 
 @settings(max_examples=40, deadline=None)
