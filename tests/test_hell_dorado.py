@@ -243,6 +243,80 @@ def test_behind_a_melee() -> None:
     assert ignored.difficulty == 3
 
 
+def test_behind_a_melee_while_engaging_fighters_by_hand() -> None:
+    # target DEF 3 behind a melee (candidate DEF 4) and engaging an enemy of the shooter (DEF 5):
+    # difficulty 5 (3 in 1/3 per die); 2 dice commit an impair only when both are odd.
+    # One hit and an impair: one die shows 5, the other 1 or 3: 2 x 1/6 x 2/6 = 1/9, split
+    # between the candidate and the engaged fighter; two hits and an impair: both 5s, 1/36.
+    shot = hd.make_shot(2, 3, [5], behind=True, candidate_defs=[4], enemies=[2])
+    assert shot.difficulty == 5 and shot.recipients == ["target", "candidate-1", "engaged-1", "none"]
+    got = as_dict(hd.shoot(shot).hits)
+    assert got[("candidate-1", 1)] == got[("engaged-1", 1)] == F(1, 18)
+    assert got[("candidate-1", 2)] == got[("engaged-1", 2)] == F(1, 72)
+    assert hd.shoot(shot).p_friend_hit() == F(1, 18) + F(1, 72)
+    # the candidates' DEF out of the difficulty: the engaged fighter's DEF still counts
+    assert hd.make_shot(2, 3, [5], behind=True, candidate_defs=[6], candidates_in_difficulty=False).difficulty == 5
+    # elevated: no parity check, the candidates play no part, the engaged fighter's DEF counts
+    elevated = hd.make_shot(2, 3, [4], behind=True, candidate_defs=[6], elevated=True)
+    assert elevated.difficulty == 4 and not elevated.parity_check
+
+
+@settings(max_examples=40, deadline=None)
+@given(dice=st.integers(1, 3), target_def=st.integers(1, 7), candidates=st.lists(st.integers(1, 7), min_size=1,
+       max_size=2), engaged=st.lists(st.integers(1, 7), min_size=1, max_size=2), range_difficulty=st.none() |
+       st.integers(1, 7), in_difficulty=st.booleans(), elevated=st.booleans(), data=st.data(),
+       rule=st.sampled_from(["none", "failed", "odd-first", "optimal"]), k=st.integers(0, 2))
+def test_behind_a_melee_while_engaging_fighters_equals_brute_force(
+        dice: int, target_def: int, candidates: list, engaged: list, range_difficulty: int | None,
+        in_difficulty: bool, elevated: bool, data: st.DataObject, rule: str, k: int) -> None:
+    n = len(candidates) + len(engaged)
+    enemies = data.draw(st.sets(st.integers(1, n)))
+    reroll = rule if rule in ("none", "failed") else "up-to"
+    policy = None if reroll != "up-to" else rule
+    shot = hd.make_shot(dice, target_def, engaged, range_difficulty, behind=True, candidate_defs=candidates,
+                        enemies=sorted(enemies), elevated=elevated, candidates_in_difficulty=in_difficulty,
+                        reroll=reroll, budget=k, policy=policy, allow_low_difficulty=True)
+    # the difficulty, read afresh from the rule: target, every engaged fighter, the range; the
+    # candidates too unless left out or the shot is elevated
+    values = [target_def, *engaged] + ([] if range_difficulty is None else [range_difficulty])
+    if in_difficulty and not elevated:
+        values += candidates
+    difficulty = max(values)
+    assert shot.difficulty == difficulty
+    names = ["target"] + [f"candidate-{i}" for i in range(1, len(candidates) + 1)] + \
+        [f"engaged-{i}" for i in range(1, len(engaged) + 1)]
+    friends = [i not in enemies for i in range(1, n + 1)]
+    result = hd.shoot(shot)
+    expected = brute(dice, difficulty, friends, not elevated, reroll, k, policy, names=names)
+    assert as_dict(result.hits) == expected
+    assert result.p_friend_hit() == sum((p for (name, _), p in expected.items()
+                                         if name in {nm for nm, f in zip(names[1:], friends) if f}), F(0))
+
+
+def test_behind_a_melee_while_engaging_from_the_command_line_and_python(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from exactodds import ask
+    from exactodds.sweep import run_sweep
+
+    args = ["hd", "shoot", "--dice", "2", "--target-def", "3", "--behind", "--candidate-def", "4",
+            "--engaged-def", "5:enemy", "--format", "json"]
+    data = json.loads(invoke(*args).output)
+    assert data["difficulty"] == 5 and data["query"]["enemies"] == ["engaged-1"]
+    assert data["p_friend_hit"] == "5/72"
+    q = tmp_path / "q.toml"
+    q.write_text('system = "hd"\ncommand = "shoot"\n[params]\ndice = 2\ntarget_def = 3\nbehind = true\n'
+                 'candidate_def = [4]\nengaged_def = ["5:enemy"]\n')
+    assert json.loads(invoke("run", str(q), "--format", "json").output)["outcomes"] == data["outcomes"]
+    answer = ask("hd", "shoot", dice=2, target_def=3, behind=True, candidate_def=[4], engaged_def=["5:enemy"])
+    assert answer.extras["p_friend_hit"] == F(5, 72)
+    grid = {"base": {"system": "hd", "command": "shoot",
+                     "params": {"dice": 2, "target_def": 3, "behind": True, "candidate_def": [4]}},
+            "vary": {"engaged_def": [[], ["5:enemy"]]}, "report": {"extras": ["p_friend_hit"]}}
+    rows = run_sweep(grid, scheduler="local", write=False).rows
+    # without the engaged fighter: difficulty 4 (3 in 1/2), the candidate takes every impair:
+    # both dice odd, at least one hit (a 5): 1/4 - 1/9 = 5/36
+    assert sorted(str(row["p_friend_hit"]) for row in rows) == ["5/36", "5/72"]
+
+
 def test_difficulty_7_cannot_hit_and_below_2_is_refused_unless_allowed() -> None:
     assert hd.shoot(hd.make_shot(4, 7, [3])).p_recipient()["none"] == 1
     with pytest.raises(InputError, match="below 2"):
@@ -290,7 +364,8 @@ def test_large_pool_is_exact_and_sums_to_one() -> None:
     (["--reroll-up-to", "1", "--policy", "odd-first", "--objective", "target-hits"], "only applies to --policy optimal"),
     (["--show-decisions"], "--policy optimal"),
     (["--behind"], "candidates"),
-    (["--behind", "--candidate-def", "3"], "--engaged-def describes"),
+    (["--behind", "--candidate-def", "3", "--name", "a", "--name", "b", "--name", "c"],
+     "then each candidate, then each engaged fighter"),
     (["--name", "a", "--name", "b"], "--name is given 2 times"),
     (["--name", "a", "--name", "b", "--name", "b"], "distinct"),
     (["--name", "none", "--name", "b", "--name", "c"], "not allowed"),

@@ -52,9 +52,10 @@ class ShootParams(Params):
         "D:enemy if not).", ())
     range_difficulty: int | None = param(Count(hd.DEF_MIN, hd.DEF_MAX, "a range difficulty"),
                                          "Difficulty imposed by the range.", None)
-    name: tuple[str, ...] = param(Many(Text()), "Recipient names: the target first, then each engaged "
-                                  "fighter (or candidate) in order.", ())
-    behind: bool = param(Flag(), "The target stands behind a melee (list the {candidate_def}).", False)
+    name: tuple[str, ...] = param(Many(Text()), "Recipient names: the target first, then each candidate, "
+                                  "then each engaged fighter, in order.", ())
+    behind: bool = param(Flag(), "The target stands behind a melee (list the {candidate_def}; it may also "
+                         "engage fighters of its own, {engaged_def}).", False)
     candidate_def: tuple[tuple[int, bool], ...] = param(
         Many(FighterDef()), "Behind a melee: DEF of a fighter on the line of fire, or engaged by one (repeat).",
         ())
@@ -95,15 +96,14 @@ class ShootParams(Params):
         if self.candidate_def and not self.behind:
             raise ParamError("candidates ({candidate_def}) describe a target behind a melee: add {behind}, or "
                              "use {engaged_def} for the fighters the target itself engages")
-        if self.behind and self.engaged_def:
-            raise ParamError("{engaged_def} describes a target in a melee and {behind} a target behind one: "
-                             "behind a melee, list every fighter who may be hit with {candidate_def}")
-        others = self.candidate_def if self.behind else self.engaged_def
+        others = self.candidate_def + self.engaged_def
         if self.name and len(self.name) != len(others) + 1:
-            kind = "candidate" if self.behind else "engaged fighter"
+            kind = "candidate, then each engaged fighter" if self.behind and self.engaged_def else \
+                "candidate" if self.behind else "engaged fighter"
             raise ParamError(f"{{name}} is given {len(self.name)} times but there are {len(others) + 1} "
                              f"recipients: the target first, then each {kind} in order")
-        counted = others if not self.behind or not self.no_candidate_difficulty else ()
+        candidates_count = self.behind and not self.no_candidate_difficulty and not self.elevated
+        counted = self.engaged_def + (self.candidate_def if candidates_count else ())
         difficulty = hd.attack_difficulty(self.target_def, [d for d, _ in counted], self.range_difficulty)
         if difficulty < 2 and not self.allow_low_difficulty:
             raise ParamError(f"the difficulty would be {difficulty} (below 2): every die would hit. "
@@ -118,7 +118,7 @@ def shoot(p: ShootParams) -> Answer:
 
         exactodds hd shoot --dice 3 --target-def 4 --engaged-def 3 --engaged-def 5 --range-difficulty 4
     """
-    others = p.candidate_def if p.behind else p.engaged_def
+    others = p.candidate_def + p.engaged_def  # the order of make_shot: candidates, then engaged fighters
     enemies = [i for i, (_, friend) in enumerate(others, 1) if not friend]
     reroll = "failed" if p.reroll_failed else ("up-to" if p.reroll_up_to is not None else "none")
     shot = hd.make_shot(

@@ -30,7 +30,11 @@ Choices where the rules are silent (all documented in docs/hell_dorado.md):
 - Behind a melee, "la même méthode" is read as: the candidates (fighters on
   the line of fire and those they engage) take the place of the fighters
   engaged by the target, in the difficulty too (``candidates_in_difficulty``
-  turns that off).
+  turns that off). A target behind a melee that itself engages fighters
+  combines both rules: on an impair the hits go to one of the candidates or
+  of the fighters it engages, uniformly; the engaged fighters' DEF always
+  counts in the difficulty (the difficulty rule names them), the
+  candidates' as above.
 - Elevation ("plus hauts que les combattants qui se trouvent entre eux")
   removes the parity check; the difficulty is computed as without it.
 - Fighters engaged by the target are the shooter's friends by default ("donc
@@ -127,7 +131,8 @@ class Shot:
 
     ``engaged``: the fighters the target engages (a shot into a melee).
     ``behind``: the target stands behind a melee, and ``candidates`` lists
-    every fighter whose base touches the line of fire plus those they engage.
+    every fighter whose base touches the line of fire plus those they engage;
+    a target behind a melee may also engage fighters of its own (both lists).
     ``elevated``: shooter or target higher than the fighters between them.
     Build with :func:`make_shot` for defaults and names.
     """
@@ -169,16 +174,18 @@ class Shot:
     @property
     def impair_candidates(self) -> tuple[Fighter, ...]:
         """Who may receive the hits on an impair: the fighters engaged by the
-        target, or, behind a melee, the listed candidates."""
-        return self.candidates if self.behind else self.engaged
+        target, and, behind a melee, first the listed candidates."""
+        return self.candidates + self.engaged if self.behind else self.engaged
 
     @property
     def difficulty(self) -> int:
-        """The attack roll's difficulty (see :func:`attack_difficulty`). Behind a melee
-        with an elevated shooter or target the shot is a normal one: the candidates
-        play no part, so the difficulty is the target's DEF or the range's."""
-        others = self.engaged if not self.behind else (
-            self.candidates if self.candidates_in_difficulty and not self.elevated else ())
+        """The attack roll's difficulty (see :func:`attack_difficulty`): the DEF of
+        the target and of every fighter it engages, the range, and behind a melee
+        the candidates' DEF (unless ``candidates_in_difficulty`` is False). Behind
+        a melee with an elevated shooter or target the shot is a normal one: the
+        candidates play no part."""
+        counted = self.behind and self.candidates_in_difficulty and not self.elevated
+        others = self.engaged + (self.candidates if counted else ())
         return attack_difficulty(self.target.defense, [f.defense for f in others], self.range_difficulty)
 
     @property
@@ -205,7 +212,7 @@ def _check_def(value: Any, what: str) -> None:
 
 
 def _check_layout(behind: bool, engaged: Any, candidates: Any) -> None:
-    """A target is either in a melee (engaged fighters) or behind one (candidates)."""
+    """Candidates describe a target behind a melee (which may engage fighters too)."""
     for what, seq in (("engaged_defs", engaged), ("candidate_defs", candidates)):
         if isinstance(seq, (str, bytes)) or not isinstance(seq, (list, tuple)):
             raise InputError(f"{what} must be a list of DEF values (whole numbers), not {seq!r}")
@@ -215,9 +222,6 @@ def _check_layout(behind: bool, engaged: Any, candidates: Any) -> None:
     if candidates and not behind:
         raise InputError("candidates (candidate_defs) describe a target behind a melee: set behind=True, or use "
                          "engaged_defs for the fighters the target itself engages")
-    if behind and engaged:
-        raise InputError("engaged_defs describes a target in a melee and behind=True a target behind one: "
-                         "behind a melee, list every fighter who may be hit in candidate_defs")
 
 
 def make_shot(dice: int, target_def: int, engaged_defs: Sequence[int] = (), range_difficulty: int | None = None,
@@ -227,17 +231,19 @@ def make_shot(dice: int, target_def: int, engaged_defs: Sequence[int] = (), rang
               policy: str | None = None, objective: str = "p-target") -> Shot:
     """A :class:`Shot` from plain values.
 
-    ``names``: the target's name, then one per engaged fighter (or, behind a
-    melee, per candidate), in order; default ``target``, ``engaged-1``, ...
-    (``candidate-1``, ... behind a melee). ``enemies``: 1-based positions of
-    the engaged fighters (or candidates) that are *not* the shooter's friends.
+    ``names``: the target's name, then one per candidate (behind a melee),
+    then one per engaged fighter, in order; default ``target``,
+    ``candidate-1``, ..., ``engaged-1``, .... ``enemies``: 1-based positions,
+    in that same order (candidates, then engaged fighters), of the fighters
+    that are *not* the shooter's friends.
     ``reroll``: ``none``, ``failed`` or ``up-to`` (with ``budget`` and
     ``policy``; ``objective`` for the optimal policy).
     """
     _check_layout(behind, engaged_defs, candidate_defs)
-    others = list(candidate_defs if behind else engaged_defs)
-    kind = "candidate" if behind else "engaged fighter"
-    default = [TARGET] + [f"{'candidate' if behind else 'engaged'}-{i}" for i in range(1, len(others) + 1)]
+    others = list(candidate_defs) + list(engaged_defs)
+    kind = ("candidate" + (" or engaged fighter" if engaged_defs else "")) if behind else "engaged fighter"
+    default = ([TARGET] + [f"candidate-{i}" for i in range(1, len(candidate_defs) + 1)]
+               + [f"engaged-{i}" for i in range(1, len(engaged_defs) + 1)])
     names = list(names)
     if names and len(names) != len(default):
         raise InputError(f"names has {len(names)} entries but there are {len(default)} recipients: "
@@ -251,7 +257,7 @@ def make_shot(dice: int, target_def: int, engaged_defs: Sequence[int] = (), rang
     fighters = tuple(Fighter(name, d, i not in enemy_set) for i, (name, d) in enumerate(zip(names[1:], others), 1))
     target = Fighter(names[0], target_def, friend=False)
     rerolls = Rerolls(reroll, budget, policy, objective)
-    engaged, candidates = ((), fighters) if behind else (fighters, ())
+    candidates, engaged = fighters[:len(candidate_defs)], fighters[len(candidate_defs):]
     return Shot(dice, target, engaged, range_difficulty, behind, candidates, elevated, candidates_in_difficulty,
                 allow_low_difficulty, rerolls)
 
