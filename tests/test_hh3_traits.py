@@ -10,22 +10,9 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
 from exactodds import ask
-from exactodds.cli import main
 from exactodds.sweep import run_sweep
-
-
-def invoke(*args: str):  # type: ignore[no-untyped-def]
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def one_line_error(result) -> str:  # type: ignore[no-untyped-def]
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
-    return lines[0]
+from tests.test_wh40k6_rules_cli import invoke, one_line_error
 
 
 def attacker(folder: Path, name: str = "a.toml", firepower: str = "1", bs: int = 4, strength: int = 4,
