@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -22,10 +23,21 @@ MAX_WORD = 200
 number typed by mistake is quoted by its start and its length); file paths
 are kept whole up to :data:`MAX_PATH`, as they say where the problem is."""
 MAX_PATH = 1000
+MAX_LINE = 500
+"""Characters of a message kept on its line; a longer message (a 600 kB list
+quoted back) keeps its start and says how long it was."""
+
+WRITE_FULL = {errno.ENOSPC: "the disk is full (no space left on device)",
+              errno.EFBIG: "the file is too large (over the file size limit)",
+              errno.EDQUOT: "the disk quota is exceeded"}
+"""Write errors of the environment (not bugs): what each means."""
 
 
 def _one_line(text: str) -> str:
-    return " ".join(_shorten(word) for word in text.split())
+    line = " ".join(_shorten(word) for word in text.split())
+    if len(line) <= MAX_LINE:
+        return line
+    return f"{line[:MAX_LINE - 60].rstrip()} ...(message cut: {len(line):,} characters in all)"
 
 
 def _shorten(word: str) -> str:
@@ -47,6 +59,7 @@ class ExactOddsGroup(click.Group):
         try:
             rv = super().main(args=args, prog_name=prog_name or "exactodds", complete_var=complete_var,
                               standalone_mode=False, **extra)
+            sys.stdout.flush()  # a write error of the last output is reported here, not at exit
         except click.exceptions.NoArgsIsHelpError as e:  # a bare group: its help, as --help does
             click.echo(e.ctx.get_help())
             sys.exit(0)
@@ -65,15 +78,49 @@ class ExactOddsGroup(click.Group):
             sys.exit(130)
         except ExactOddsError as e:
             _fail(str(e), None)
-        except BrokenPipeError:
+        except BrokenPipeError:  # the reader left (| head): stop quietly, as Unix tools do
+            _drop_stdout()
             sys.exit(0)
+        except OSError as e:
+            if e.errno not in WRITE_FULL:
+                _internal(e)
+            # the commands name the files they write: a write error without a file name is standard output's
+            _fail(f"cannot write {e.filename or 'standard output'}: {WRITE_FULL[e.errno]}", None)
         except Exception as e:  # a bug: one line unless debugging
-            if os.environ.get("EXACTODDS_DEBUG"):
-                raise
-            click.echo(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
-                       "(a bug in exactodds; rerun with EXACTODDS_DEBUG=1 for details)", err=True)
-            sys.exit(EXIT_INTERNAL)
+            _internal(e)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _internal(e: Exception) -> NoReturn:
+    """A bug: one line and exit 3 (the traceback with ``EXACTODDS_DEBUG=1``)."""
+    if os.environ.get("EXACTODDS_DEBUG"):
+        raise e
+    _settle_stdout()
+    click.echo(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
+               "(a bug in exactodds; rerun with EXACTODDS_DEBUG=1 for details)", err=True)
+    sys.exit(EXIT_INTERNAL)
+
+
+def _settle_stdout() -> None:
+    """Before a failure's exit: write what standard output still holds, or, when
+    that fails too (a full disk, a closed pipe), drop it (:func:`_drop_stdout`)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _drop_stdout()
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's flush at exit neither
+    fails again nor prints "Exception ignored" (the Python documentation's advice
+    for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor (a test runner's stream)
+        pass
+
 
 
 def _from_environment(e: click.BadParameter) -> str:
@@ -87,7 +134,9 @@ def _from_environment(e: click.BadParameter) -> str:
     return f" (from the environment variable {envvar})"
 
 
-def _fail(message: str, ctx: click.Context | None, code: int = EXIT_BAD_INPUT) -> None:
+def _fail(message: str, ctx: click.Context | None, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    """The one place error messages go out: one line (cut at :data:`MAX_LINE`), then exit."""
+    _settle_stdout()
     hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
     click.echo(f"Error: {_one_line(message)}{hint}", err=True)
     sys.exit(code)

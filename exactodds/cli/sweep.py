@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -49,16 +53,52 @@ def sweep(grid: Path, out: Path | None, workers: int, scheduler: str, address: s
     if out is not None:
         output_format(out)  # refuse an unknown suffix, or Parquet without pyarrow, before any work
     show = sys.stderr.isatty() if progress is None else progress
+    where = f"; the finished rows are kept in {out}: run the same command again to resume" if out else ""
     try:
-        result = run_sweep(grid, out, workers=workers, scheduler=scheduler, address=address,
-                           overwrite=overwrite, keep_going=keep_going, progress=show)
+        with _signals_stop():
+            result = run_sweep(grid, out, workers=workers, scheduler=scheduler, address=address,
+                               overwrite=overwrite, keep_going=keep_going, progress=show, keep_rows=False)
     except KeyboardInterrupt:
-        where = f"; the finished rows are in {out}: run the same command again to resume" if out else ""
         click.echo(f"sweep stopped{where}", err=True)
         raise click.Abort() from None
+    except _Stopped as e:
+        from .common import _fail
+
+        _fail(f"sweep stopped by {signal.Signals(e.signum).name}{where}", None, 128 + e.signum)
     if out is None and not sys.stderr.isatty():
         return  # rows on standard output for a program: nothing else
     s = result.summary()
     dest = f" -> {out}" if out else ""
     click.echo(f"sweep: {s['rows']} rows ({s['computed']} queries computed, {s['resumed']} rows resumed, "
                f"{s['shared']} shared, {s['errors']} errors) in {s['seconds']:.1f} s{dest}", err=True)
+
+
+class _Stopped(BaseException):
+    """A signal asked the sweep to stop (a BaseException, like Ctrl-C's: no handler
+    of errors catches it on its way out, and the engine stops its workers)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _signals_stop() -> Iterator[None]:
+    """While the sweep runs, SIGTERM and SIGHUP stop it as Ctrl-C does: the
+    workers are ended, the finished rows kept (the output closed), then the
+    process exits with 128 + the signal's number."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _Stopped(signum)
+
+    kept = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            kept[sig] = signal.signal(sig, stop)
+        except (ValueError, OSError):  # not the main thread (a test runner): leave the signal alone
+            pass
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
