@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import errno
+import io
 import os
 import re
 import sys
@@ -24,8 +25,9 @@ number typed by mistake is quoted by its start and its length); file paths
 are kept whole up to :data:`MAX_PATH`, as they say where the problem is."""
 MAX_PATH = 1000
 MAX_LINE = 500
-"""Characters of a message kept on its line; a longer message (a 600 kB list
-quoted back) keeps its start and says how long it was."""
+"""Most characters of a message's line: a longer message (a 600 kB list quoted
+back) keeps its start and its end (what was expected) and says how much of
+the middle was cut."""
 
 WRITE_FULL = {errno.ENOSPC: "the disk is full (no space left on device)",
               errno.EFBIG: "the file is too large (over the file size limit)",
@@ -37,7 +39,8 @@ def _one_line(text: str) -> str:
     line = " ".join(_shorten(word) for word in text.split())
     if len(line) <= MAX_LINE:
         return line
-    return f"{line[:MAX_LINE - 60].rstrip()} ...(message cut: {len(line):,} characters in all)"
+    head, tail = MAX_LINE - 200, 150
+    return f"{line[:head]} ...({len(line) - head - tail:,} characters cut)... {line[-tail:]}"
 
 
 def _shorten(word: str) -> str:
@@ -56,6 +59,7 @@ class ExactOddsGroup(click.Group):
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        _whole_stdout()
         try:
             rv = super().main(args=args, prog_name=prog_name or "exactodds", complete_var=complete_var,
                               standalone_mode=False, **extra)
@@ -78,7 +82,7 @@ class ExactOddsGroup(click.Group):
             sys.exit(130)
         except ExactOddsError as e:
             _fail(str(e), None)
-        except BrokenPipeError:  # the reader left (| head): stop quietly, as Unix tools do
+        except (BrokenPipeError, _ReaderLeft):  # the reader left (| head): stop quietly, as Unix tools do
             _drop_stdout()
             sys.exit(0)
         except OSError as e:
@@ -91,6 +95,17 @@ class ExactOddsGroup(click.Group):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # click itself would exit 1, the status of a rejected validation
+            raise _ReaderLeft() from None
+
+
+class _ReaderLeft(Exception):
+    """Standard output's reader closed the pipe."""
+
+
 def _internal(e: Exception) -> NoReturn:
     """A bug: one line and exit 3 (the traceback with ``EXACTODDS_DEBUG=1``)."""
     if os.environ.get("EXACTODDS_DEBUG"):
@@ -99,6 +114,49 @@ def _internal(e: Exception) -> NoReturn:
     click.echo(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
                "(a bug in exactodds; rerun with EXACTODDS_DEBUG=1 for details)", err=True)
     sys.exit(EXIT_INTERNAL)
+
+
+class _WholeWrites(io.RawIOBase):
+    """File descriptor writes that write everything or raise: a short write
+    (the disk filled up, the file reached its size limit) is retried, so the
+    error that follows is raised instead of the rest being silently lost, as
+    it is by an unbuffered standard output (``PYTHONUNBUFFERED``)."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+    def close(self) -> None:  # the descriptor is standard output's, not ours to close
+        self.flush()
+
+
+def _whole_stdout() -> None:
+    """Give standard output whole writes (:class:`_WholeWrites`) when it is a
+    file or a pipe (not a terminal, nor a test runner's stream)."""
+    stream = sys.stdout
+    try:
+        fd = stream.fileno()
+        if os.isatty(fd) or isinstance(stream, io.TextIOWrapper) and isinstance(stream.buffer, io.BufferedWriter) \
+                and isinstance(stream.buffer.raw, _WholeWrites):
+            return
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError and a ValueError
+        return
+    sys.stdout.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=stream.encoding,
+                                  errors=stream.errors, newline="\n")
 
 
 def _settle_stdout() -> None:

@@ -176,7 +176,7 @@ class ProcessEngine(Engine):
 
     def close(self, abort: bool = False) -> None:
         if abort:  # the running queries may take long: end the workers rather than wait for them
-            for process in list(getattr(self._pool, "_processes", None) or {}.values()):
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
                 process.terminate()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
@@ -285,6 +285,8 @@ def _worker_start(parent: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # not the sweep's handlers, inherited by a fork
+        signal.signal(sig, signal.SIG_DFL)
     threading.Thread(target=_watch_parent, args=(parent,), name="exactodds-watchdog", daemon=True).start()
 
 
