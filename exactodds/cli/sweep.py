@@ -52,6 +52,8 @@ def sweep(grid: Path, out: Path | None, workers: int, scheduler: str, address: s
 
     if out is not None:
         output_format(out)  # refuse an unknown suffix, or Parquet without pyarrow, before any work
+    if scheduler == "dask":
+        _quiet_dask()
     show = sys.stderr.isatty() if progress is None else progress
     where = f"; the finished rows are kept in {out}: run the same command again to resume" if out else ""
     try:
@@ -71,6 +73,24 @@ def sweep(grid: Path, out: Path | None, workers: int, scheduler: str, address: s
     dest = f" -> {out}" if out else ""
     click.echo(f"sweep: {s['rows']} rows ({s['computed']} queries computed, {s['resumed']} rows resumed, "
                f"{s['shared']} shared, {s['errors']} errors) in {s['seconds']:.1f} s{dest}", err=True)
+
+
+def _quiet_dask() -> None:
+    """Drop dask.distributed's log records (a lost cluster is reported in one
+    line, not in the client's tracebacks as it tries to reconnect)."""
+    import logging
+
+    try:
+        import distributed  # noqa: F401 - its import sets up its loggers
+    except ImportError:  # the engine says what to install
+        return
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in ("distributed", "tornado", "bokeh")]
+    for name in {"distributed", *names}:
+        log = logging.getLogger(name)
+        for handler in list(log.handlers):
+            log.removeHandler(handler)
+        log.addHandler(logging.NullHandler())
+        log.propagate = False
 
 
 class _Stopped(BaseException):

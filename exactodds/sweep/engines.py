@@ -187,9 +187,9 @@ class DaskEngine(Engine):
     (on loopback) for this sweep. The workers must have exactodds installed."""
 
     def __init__(self, address: str | None = None, workers: int = DEFAULT_WORKERS, client: Any = None,
-                 processes: bool = True, no_worker_seconds: float = NO_WORKER_SECONDS) -> None:
+                 processes: bool = True, no_worker_seconds: float | None = None) -> None:
         distributed = _import_distributed()
-        self.no_worker_seconds = no_worker_seconds
+        self.no_worker_seconds = NO_WORKER_SECONDS if no_worker_seconds is None else no_worker_seconds
         self._cluster = None
         self._own_client = client is None
         if client is not None:
