@@ -231,13 +231,11 @@ class DaskEngine(Engine):
                     done, running = set(), set(running)
                 running = set(running)
                 if not done:
-                    if time.monotonic() - progress > self.no_worker_seconds and not self._has_workers():
-                        raise EngineLost(f"the Dask cluster has no worker left (no progress for "
-                                         f"{self.no_worker_seconds:g} s)")
+                    self._check_workers(progress)
                     continue
                 progress = time.monotonic()
                 for f in done:
-                    yield f.result()
+                    yield self._result(f)
         except EngineLost:
             raise
         except Exception as e:
@@ -245,6 +243,21 @@ class DaskEngine(Engine):
                 raise
             raise EngineLost(f"lost the Dask scheduler or its workers ({type(e).__name__}: "
                              f"{' '.join(str(e).split())[:200] or 'no details'})") from None
+
+    def _result(self, future: Any) -> list[Result]:
+        """A completed future's result; it may have been lost with its worker
+        since (Dask then computes it again, if a worker is left)."""
+        since = time.monotonic()
+        while True:
+            try:
+                return future.result(timeout=min(2.0, self.no_worker_seconds))  # type: ignore[no-any-return]
+            except TimeoutError:
+                self._check_workers(since)
+
+    def _check_workers(self, since: float) -> None:
+        """Stop when nothing progressed since ``since`` for the allowed time and no worker is left."""
+        if time.monotonic() - since > self.no_worker_seconds and not self._has_workers():
+            raise EngineLost(f"the Dask cluster has no worker left (no progress for {self.no_worker_seconds:g} s)")
 
     def _has_workers(self) -> bool:
         try:
