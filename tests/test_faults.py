@@ -18,7 +18,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,29 @@ def wait_for_rows(path: Path, rows: int, process: subprocess.Popen, seconds: flo
     raise AssertionError(f"no {rows} rows in {path} after {seconds} s")
 
 
+@contextmanager
+def sweep_under_way(folder: Path, out: Path, rows: int = 20) -> Iterator[tuple[subprocess.Popen, list[int]]]:
+    """A sweep of the slow grid into ``out``, once it has written ``rows`` rows: the
+    process and its two workers (killed on the way out, whatever happened)."""
+    p = start(["sweep", "slow.toml", "--out", str(out)], folder)
+    try:
+        wait_for_rows(out, rows, p)
+        workers = children(p.pid)
+        assert len(workers) == 2
+        yield p, workers
+    finally:
+        p.kill()
+        p.wait(timeout=30)
+
+
+def gone(workers: list[int], seconds: float) -> bool:
+    """Whether every one of ``workers`` has exited within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not any(alive(w) for w in workers)
+
+
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder with the grids and the files an uninterrupted sweep writes."""
@@ -176,15 +200,9 @@ def test_a_full_disk_under_standard_output_is_one_line(folder: Path, tmp_path: P
 # ------------------------------------------------------------------ a lost worker, a lost cluster
 def test_a_killed_worker_stops_the_sweep_in_one_line_and_it_resumes(folder: Path, tmp_path: Path) -> None:
     out = tmp_path / "rows.csv"
-    p = start(["sweep", "slow.toml", "--out", str(out)], folder)
-    try:
-        wait_for_rows(out, 20, p)
-        workers = children(p.pid)
-        assert len(workers) == 2
+    with sweep_under_way(folder, out) as (p, workers):
         os.kill(workers[0], signal.SIGKILL)
         _, err = p.communicate(timeout=TIMEOUT)
-    finally:
-        p.kill()
     assert p.returncode == 2
     assert one_line(err) == ("Error: sweep stopped: a worker process died (killed, or out of memory); the finished "
                              f"rows are kept in {out}: run the same command again to resume")
@@ -243,22 +261,13 @@ def test_a_lost_dask_cluster_stops_the_sweep_and_it_resumes(folder: Path, tmp_pa
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_signal_ends_the_sweep_and_its_workers_and_it_resumes(folder: Path, tmp_path: Path, sig: int) -> None:
     out = tmp_path / "rows.csv"
-    p = start(["sweep", "slow.toml", "--out", str(out)], folder)
-    try:
-        wait_for_rows(out, 20, p)
-        workers = children(p.pid)
-        assert len(workers) == 2
+    with sweep_under_way(folder, out) as (p, workers):
         p.send_signal(sig)
         _, err = p.communicate(timeout=30)
-    finally:
-        p.kill()
     assert p.returncode == 128 + sig
     assert one_line(err) == (f"Error: sweep stopped by {signal.Signals(sig).name}; the finished rows are kept in "
                              f"{out}: run the same command again to resume")
-    deadline = time.monotonic() + 10
-    while any(alive(w) for w in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(alive(w) for w in workers)
+    assert gone(workers, 10)
     assert not (tmp_path / "rows.csv.lock").exists()
     resumes_identically(folder, "slow.toml", out, "slow-full.csv")
 
@@ -280,15 +289,11 @@ def test_timeout_around_a_sweep_returns_once_it_fires(folder: Path, tmp_path: Pa
 # ------------------------------------------------------------------ two writers
 def test_a_second_sweep_writing_the_same_file_is_refused(folder: Path, tmp_path: Path) -> None:
     out = tmp_path / "rows.csv"
-    p = start(["sweep", "slow.toml", "--out", str(out)], folder)
-    try:
-        wait_for_rows(out, 5, p)
+    with sweep_under_way(folder, out, rows=5) as (p, _):
         second = run(["sweep", "slow.toml", "--out", str(out)], folder, timeout=60)
         assert p.poll() is None
         p.send_signal(signal.SIGTERM)
         p.communicate(timeout=30)
-    finally:
-        p.kill()
     assert second.returncode == 2
     assert one_line(second.stderr) == (f"Error: {out}: another sweep is writing this file now (it holds "
                                        f"{out}.lock); wait for it to finish, or choose another --out")
@@ -298,20 +303,10 @@ def test_a_second_sweep_writing_the_same_file_is_refused(folder: Path, tmp_path:
 def test_a_killed_sweep_leaves_no_worker_and_releases_its_lock(folder: Path, tmp_path: Path) -> None:
     """SIGKILL to the sweep alone (not its process group): its orphaned workers notice and exit."""
     out = tmp_path / "rows.csv"
-    p = start(["sweep", "slow.toml", "--out", str(out)], folder)
-    try:
-        wait_for_rows(out, 5, p)
-        workers = children(p.pid)
-        assert len(workers) == 2
+    with sweep_under_way(folder, out, rows=5) as (p, workers):
         p.kill()
         p.wait(timeout=30)
-        killed = time.monotonic()
-        while any(alive(w) for w in workers) and time.monotonic() < killed + 20:
-            time.sleep(0.05)
-        assert not any(alive(w) for w in workers)
-        assert time.monotonic() - killed < 20  # measured: 0.5 to 2.2 s (a watchdog checks every 0.5 s)
-    finally:
-        p.kill()
+        assert gone(workers, 20)  # measured: 0.5 to 2.2 s (a watchdog checks every 0.5 s)
     assert (tmp_path / "rows.csv.lock").exists()  # left behind, but no longer locked
     resumes_identically(folder, "slow.toml", out, "slow-full.csv")
     assert not (tmp_path / "rows.csv.lock").exists()
