@@ -398,7 +398,7 @@ provokes each case in a subprocess). Measured on the development machine
 | SIGTERM or SIGHUP to a sweep | `Error: sweep stopped by SIGTERM; the finished rows are kept in ...`; its workers are ended | 143, 129 | 0.06 s; no worker left |
 | SIGKILL to a sweep | (none: the process is gone) its workers see their parent gone and exit, so `timeout -s KILL 2 exactodds sweep ...` returns | -9 | workers gone 0.5 to 2.2 s later |
 | a second sweep writing the same `--out` | `Error: x.csv: another sweep is writing this file now (it holds x.csv.lock); wait for it to finish, or choose another --out` | 2 | before any work |
-| the reader of standard output leaves (`exactodds sample q.toml -n 1000000 \| head -2`) | none | 0 | at once |
+| the reader of standard output leaves (`exactodds sample q.toml -n 1000000 \\| head -2`) | none | 0 | at once |
 | a 1,000,000-point grid | rows from the start (the grid is streamed in batches of a few tasks per worker) | 0 | first row after 0.2 s; 26 MB for the sweep's process, 130 MB per worker (before: nothing for 280 s, workers at 3 GB) |
 
 Every message goes out through one place, which keeps it to one line of at
