@@ -99,11 +99,11 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
     output = open_output(out, schema, overwrite, stream) if write else None
     result = SweepResult(schema.columns, [])
     finished = False
-    bar = _progress(0, False)
+    bar = _Bar(0, False)
     try:
         try:
             done = {tuple(cells[:len(schema.keys)]): cells for cells in (output.previous if output else [])}
-            bar = _progress(max(0, len(grid) - len(done)), progress)
+            bar = _Bar(max(0, len(grid) - len(done)), progress)
             _stream(grid, schema, output, result, done, keep_going, keep_rows, bar,
                     workers if client is None else 8, lambda: make_engine(scheduler, workers, address, client))
             finished = True
@@ -151,7 +151,7 @@ class _Slot:
 
 
 def _stream(grid: Grid, schema: Schema, output: Output | None, result: SweepResult, done: dict,
-            keep_going: bool, keep_rows: bool, bar: Any, workers: int, engine: Callable[[], Engine]) -> None:
+            keep_going: bool, keep_rows: bool, bar: _Bar, workers: int, engine: Callable[[], Engine]) -> None:
     """Stream the grid's points through an engine (see :func:`run_sweep`)."""
     pending: deque[_Slot] = deque()  # the rows not yet written, in grid order
     waiting: dict[tuple, list[_Slot]] = {}  # query key -> its rows, while the query is computed
@@ -216,6 +216,7 @@ def _stream(grid: Grid, schema: Schema, output: Output | None, result: SweepResu
         flush()
         return
     with engine() as running:
+        bar.start()  # once the engine is up: an error starting it stays one line
         for results in running.run(itertools.chain([first], todo)):
             finished = 0
             for r in results:
@@ -240,6 +241,26 @@ def _row(point: dict, r: Result, keep_going: bool, schema: Schema) -> dict[str, 
     if keep_going:
         row["error"] = r.error
     return {c: row.get(c) for c in schema.columns}
+
+
+class _Bar:
+    """A progress bar that shows only from :meth:`start` on (what advances it before is counted)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled, self.done = total, enabled, 0
+        self.shown: Any = None
+
+    def start(self) -> None:
+        if self.shown is None:
+            self.shown = _progress(self.total, self.enabled)
+            self.shown(self.done)
+
+    def __call__(self, n: int | None) -> None:
+        """Advance by ``n`` rows (``None``: close the bar)."""
+        if self.shown is not None:
+            self.shown(n)
+        elif n is not None:
+            self.done += n
 
 
 def _progress(total: int, enabled: bool) -> Any:
