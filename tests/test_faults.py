@@ -276,14 +276,15 @@ def test_a_signal_ends_the_sweep_and_its_workers_and_it_resumes(folder: Path, tm
 def test_timeout_around_a_sweep_returns_once_it_fires(folder: Path, tmp_path: Path, sig: str) -> None:
     """`timeout -s TERM 2 exactodds sweep ...` (or KILL) with its pipes read to the end
     returns once it fires: no worker is left holding the pipes open."""
+    long = write(tmp_path, "long.toml", SLOW_GRID.replace("to = 330", "to = 3000"))  # minutes of work
     out = tmp_path / "rows.csv"
     began = time.monotonic()
-    r = subprocess.run(["timeout", "-s", sig, "2", *EXACTODDS, "sweep", "slow.toml", "--out", str(out)],
+    r = subprocess.run(["timeout", "-s", sig, "2", *EXACTODDS, "sweep", str(long), "--out", str(out)],
                        cwd=folder, capture_output=True, text=True, timeout=30)
     # timeout signals its whole process group, itself included with KILL
-    assert r.returncode in ((124,) if sig == "TERM" else (128 + 9, -9))
+    assert r.returncode in ((124,) if sig == "TERM" else (128 + 9, -9)), r.stderr
     assert time.monotonic() - began < 15
-    resumes_identically(folder, "slow.toml", out, "slow-full.csv")
+    assert out.read_bytes().count(b"\n") > 1
 
 
 # ------------------------------------------------------------------ two writers
