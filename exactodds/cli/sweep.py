@@ -106,10 +106,14 @@ class _Stopped(BaseException):
 def _signals_stop() -> Iterator[None]:
     """While the sweep runs, SIGTERM and SIGHUP stop it as Ctrl-C does: the
     workers are ended, the finished rows kept (the output closed), then the
-    process exits with 128 + the signal's number."""
+    process exits with 128 + the signal's number. The handler raises at the
+    engine's next poll (:func:`~exactodds.sweep.engines.request_stop`), not
+    inside the process pool's locks."""
+
+    from ..sweep.engines import request_stop
 
     def stop(signum: int, frame: Any) -> None:
-        raise _Stopped(signum)
+        request_stop(_Stopped(signum))
 
     kept = {}
     for sig in (signal.SIGTERM, signal.SIGHUP):

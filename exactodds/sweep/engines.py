@@ -40,6 +40,29 @@ NO_WORKER_SECONDS = 60.0
 cluster lost its workers) instead of waiting for ever."""
 
 
+_running = [0]
+"""Engines now running in this process."""
+_stops: list[BaseException] = []
+"""Stops asked for by signal handlers while an engine runs (see :func:`request_stop`)."""
+POLL_SECONDS = 0.25
+
+
+def request_stop(stop: BaseException) -> None:
+    """Stop the sweep with ``stop`` (from a signal handler): raised at once when no
+    engine runs, else at the engine's next poll (within :data:`POLL_SECONDS`), never
+    from inside the pool's own locks, which would leave them held."""
+    if not _running[0]:
+        raise stop
+    _stops.append(stop)
+
+
+def _check_stop() -> None:
+    if _stops:
+        stop = _stops.pop()
+        _stops.clear()
+        raise stop
+
+
 class EngineLost(ExactOddsError):
     """The engine can no longer compute: a worker process died, the Dask
     scheduler or every Dask worker was lost. The message says what happened;
@@ -133,9 +156,11 @@ class Engine:
         """Release the workers (``abort``: stop the running work first)."""
 
     def __enter__(self) -> Engine:
+        _running[0] += 1
         return self
 
     def __exit__(self, kind: Any, *exc: Any) -> None:
+        _running[0] -= 1
         self.close(abort=kind is not None)
 
 
@@ -144,6 +169,7 @@ class LocalEngine(Engine):
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Result]]:
         for task in tasks:
+            _check_stop()
             yield run_task(task)
 
 
@@ -168,7 +194,8 @@ class ProcessEngine(Engine):
                     running.add(self._pool.submit(run_task, task))
                 if not running:
                     return
-                done, running = wait(running, return_when=FIRST_COMPLETED)
+                done, running = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                _check_stop()
                 for f in done:
                     yield f.result()
         except BrokenProcessPool:
@@ -225,11 +252,12 @@ class DaskEngine(Engine):
                 if not running:
                     return
                 try:
-                    done, running = wait(list(running), timeout=min(2.0, self.no_worker_seconds),
+                    done, running = wait(list(running), timeout=min(POLL_SECONDS * 2, self.no_worker_seconds),
                                          return_when="FIRST_COMPLETED")
                 except TimeoutError:
                     done, running = set(), set(running)
                 running = set(running)
+                _check_stop()
                 if not done:
                     self._check_workers(progress)
                     continue
@@ -250,8 +278,9 @@ class DaskEngine(Engine):
         since = time.monotonic()
         while True:
             try:
-                return future.result(timeout=min(2.0, self.no_worker_seconds))  # type: ignore[no-any-return]
+                return future.result(timeout=min(POLL_SECONDS * 2, self.no_worker_seconds))  # type: ignore[no-any-return]
             except TimeoutError:
+                _check_stop()
                 self._check_workers(since)
 
     def _check_workers(self, since: float) -> None:
