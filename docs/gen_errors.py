@@ -395,7 +395,7 @@ provokes each case in a subprocess). Measured on the development machine
 | a sweep's worker process is killed (`kill -9`, out of memory) | `Error: sweep stopped: a worker process died (killed, or out of memory); the finished rows are kept in ...` | 2 | 0.07 to 0.2 s after the kill |
 | the Dask scheduler is lost | `Error: sweep stopped: lost the Dask scheduler or its workers (FuturesCancelledError: ...); the finished rows are kept in ...` | 2 | 0.2 to 0.7 s |
 | every Dask worker is lost | `Error: sweep stopped: the Dask cluster has no worker left (no progress for 60 s); ...` | 2 | after 60 s without a worker and without progress (a worker that rejoins in time carries on) |
-| SIGTERM or SIGHUP to a sweep | `Error: sweep stopped by SIGTERM; the finished rows are kept in ...`; its workers are ended | 143, 129 | 0.06 s; no worker left |
+| SIGTERM or SIGHUP to a sweep | `Error: sweep stopped by SIGTERM; the finished rows are kept in ...`; its workers are ended | 143, 129 | 0.05 to 0.1 s (acted on at the next poll, every 0.25 s); no worker left |
 | SIGKILL to a sweep | (none: the process is gone) its workers see their parent gone and exit, so `timeout -s KILL 2 exactodds sweep ...` returns | -9 | workers gone 0.5 to 2.2 s later |
 | a second sweep writing the same `--out` | `Error: x.csv: another sweep is writing this file now (it holds x.csv.lock); wait for it to finish, or choose another --out` | 2 | before any work |
 | the reader of standard output leaves (`exactodds sample q.toml -n 1000000 \\| head -2`) | none | 0 | at once |
