@@ -236,6 +236,8 @@ CASES: list[Case] = [
     Case("Samples", "a 1 GB line", ["validate", QUERY, "gigabyte.csv"], sparse={"gigabyte.csv": 2**30}),
     Case("Samples", "impossible outcome (a rejection, not bad input)", ["validate", QUERY, "three.csv"],
          status=1, files={"three.csv": b"outcome,count\n0,5\n1,50\n3,1\n"}),
+    Case("Messages", "a 600 kB value quoted back (the line is cut)", ["run", "long.toml"],
+         files={"long.toml": ("system = [" + ", ".join(["1"] * 200_000) + "]\n").encode()}),
 ]
 
 
@@ -377,6 +379,32 @@ memory cap.
 Query files, profiles and sample files are data: read with `tomllib` and the
 `csv`/`json` modules, never evaluated (no `eval`, `exec` or `pickle`; a test
 checks the package source).
+
+## Faults around a run
+
+What the environment does to a run gets the same treatment as bad input: one
+line naming what happened, exit 2, never a traceback (`tests/test_faults.py`
+provokes each case in a subprocess). Measured on the development machine
+(2 cores shared with other jobs):
+
+| Fault | Message (one line) | Exit | Measured |
+|---|---|---|---|
+| the disk fills up, or the file size limit is reached, under `sweep --out x.csv` (or `.parquet`) | `Error: sweep stopped: cannot write x.csv: the file is too large (over the file size limit); the finished rows are kept in x.csv: run the same command again to resume` (`the disk is full (no space left on device)` for ENOSPC) | 2 | at once; the same command then resumes to a byte-identical file |
+| the same under `sample --out s.csv` | `Error: s.csv: cannot write the file (File too large)` | 2 | at once |
+| the same on standard output (`exactodds pool 300 --hit 4+ --all > out.txt`) | `Error: cannot write standard output: the file is too large (over the file size limit)` | 2 | at once (a short write is retried, so the error is seen even with `PYTHONUNBUFFERED`) |
+| a sweep's worker process is killed (`kill -9`, out of memory) | `Error: sweep stopped: a worker process died (killed, or out of memory); the finished rows are kept in ...` | 2 | 0.07 to 0.2 s after the kill |
+| the Dask scheduler is lost | `Error: sweep stopped: lost the Dask scheduler or its workers (FuturesCancelledError: ...); the finished rows are kept in ...` | 2 | 0.2 to 0.7 s |
+| every Dask worker is lost | `Error: sweep stopped: the Dask cluster has no worker left (no progress for 60 s); ...` | 2 | after 60 s without a worker and without progress (a worker that rejoins in time carries on) |
+| SIGTERM or SIGHUP to a sweep | `Error: sweep stopped by SIGTERM; the finished rows are kept in ...`; its workers are ended | 143, 129 | 0.05 to 0.1 s (acted on at the next poll, every 0.25 s); no worker left |
+| SIGKILL to a sweep | (none: the process is gone) its workers see their parent gone and exit, so `timeout -s KILL 2 exactodds sweep ...` returns | -9 | workers gone 0.5 to 2.2 s later |
+| a second sweep writing the same `--out` | `Error: x.csv: another sweep is writing this file now (it holds x.csv.lock); wait for it to finish, or choose another --out` | 2 | before any work |
+| the reader of standard output leaves (`exactodds sample q.toml -n 1000000 \\| head -2`) | none | 0 | at once |
+| a 1,000,000-point grid | rows from the start (the grid is streamed in batches of a few tasks per worker) | 0 | first row after 0.2 s; 26 MB for the sweep's process, 130 MB per worker (before: nothing for 280 s, workers at 3 GB) |
+
+Every message goes out through one place, which keeps it to one line of at
+most about 500 characters: a longer one keeps its start and its end (what
+was expected) and says how many characters were cut (see the last case
+below).
 
 ## In Python
 

@@ -274,8 +274,22 @@ FIXED_BAD_CONTENT: dict[str, bytes] = {
     "csv-quotes": b"outcome\n\"1\n2\n",
     "jsonl-garbage": b"{\"outcome\": 1}\n{not json\n[1,2]\n",
     "csv-many-rows": b"outcome\n" + b"1\n2\n3\n" * 30_000,
+    # at and just over each limit (nesting 32, numbers of 30 digits, lines of 1,000,000 characters)
+    "toml-deep-at-limit": b"a = " + b"[" * 31 + b"]" * 31 + b"\n",
+    "toml-deep-over-limit": b"a = " + b"[" * 33 + b"]" * 33 + b"\n",
+    "toml-digits-at-limit": b"system = \"pool\"\n[params]\nn = " + b"9" * 30 + b"\nhit = \"4+\"\n",
+    "toml-digits-over-limit": b"system = \"pool\"\n[params]\nn = " + b"9" * 31 + b"\nhit = \"4+\"\n",
+    "toml-unicode-digits": "system = \"pool\"\n[params]\nn = \"\u0663\"\nhit = \"\uff14+\"\n".encode(),
+    "toml-nul-in-string": b"system = \"po\x00ol\"\n[params]\nn = 3\n",
+    "csv-unicode-digits": "outcome\n\u0663\n\uff14\n".encode(),
+    "csv-nul": b"outcome\n1\x00\n2\n",
+    "csv-digits-at-limit": b"outcome,count\n1," + b"9" * 30 + b"\n",
+    "csv-line-at-limit": b"outcome\n" + b"x" * 999_999 + b"\n1\n",
+    "jsonl-deep-at-limit": b"[" * 32 + b"]" * 32 + b"\n",
+    "jsonl-deep-over-limit": b"[" * 33 + b"]" * 33 + b"\n",
 }
-"""Broken file contents, each written once (a sparse 11 MB file is added: over the TOML size limit)."""
+"""Broken file contents, each written once (a sparse 11 MB file is added: over the TOML size limit; and a
+valid query padded with a comment to exactly the limit)."""
 
 
 def fixed_bad_file(kind: str, suffix: str) -> Path:
@@ -287,12 +301,17 @@ def fixed_bad_file(kind: str, suffix: str) -> Path:
         if kind == "over-size":
             with open(path, "wb") as f:  # sparse: 11 MB of NULs, instant to create, never read in full
                 f.truncate(11 * 1024 * 1024)
+        elif kind == "at-size":  # a query file of exactly the TOML size limit (read, parsed and answered)
+            from exactodds.tomlfiles import MAX_FILE_BYTES
+
+            head, tail = b"system = \"pool\"\n# ", b"\n[params]\nn = 3\nhit = \"4+\"\n"
+            path.write_bytes(head + b"x" * (MAX_FILE_BYTES - len(head) - len(tail)) + tail)
         else:
             path.write_bytes(FIXED_BAD_CONTENT[kind])
     return path
 
 
-BAD_FILE_KINDS = sorted(FIXED_BAD_CONTENT) + ["over-size"]
+BAD_FILE_KINDS = sorted(FIXED_BAD_CONTENT) + ["over-size", "at-size"]
 
 
 def file_with(content: str, like: Path | None, suffix: str) -> Path:

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import re
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -22,10 +24,23 @@ MAX_WORD = 200
 number typed by mistake is quoted by its start and its length); file paths
 are kept whole up to :data:`MAX_PATH`, as they say where the problem is."""
 MAX_PATH = 1000
+MAX_LINE = 500
+"""Most characters of a message's line: a longer message (a 600 kB list quoted
+back) keeps its start and its end (what was expected) and says how much of
+the middle was cut."""
+
+WRITE_FULL = {errno.ENOSPC: "the disk is full (no space left on device)",
+              errno.EFBIG: "the file is too large (over the file size limit)",
+              errno.EDQUOT: "the disk quota is exceeded"}
+"""Write errors of the environment (not bugs): what each means."""
 
 
 def _one_line(text: str) -> str:
-    return " ".join(_shorten(word) for word in text.split())
+    line = " ".join(_shorten(word) for word in text.split())
+    if len(line) <= MAX_LINE:
+        return line
+    head, tail = MAX_LINE - 200, 150
+    return f"{line[:head]} ...({len(line) - head - tail:,} characters cut)... {line[-tail:]}"
 
 
 def _shorten(word: str) -> str:
@@ -44,9 +59,11 @@ class ExactOddsGroup(click.Group):
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        _whole_stdout()
         try:
             rv = super().main(args=args, prog_name=prog_name or "exactodds", complete_var=complete_var,
                               standalone_mode=False, **extra)
+            sys.stdout.flush()  # a write error of the last output is reported here, not at exit
         except click.exceptions.NoArgsIsHelpError as e:  # a bare group: its help, as --help does
             click.echo(e.ctx.get_help())
             sys.exit(0)
@@ -65,15 +82,103 @@ class ExactOddsGroup(click.Group):
             sys.exit(130)
         except ExactOddsError as e:
             _fail(str(e), None)
-        except BrokenPipeError:
+        except (BrokenPipeError, _ReaderLeft):  # the reader left (| head): stop quietly, as Unix tools do
+            _drop_stdout()
             sys.exit(0)
+        except OSError as e:
+            if e.errno not in WRITE_FULL:
+                _internal(e)
+            # the commands name the files they write: a write error without a file name is standard output's
+            _fail(f"cannot write {e.filename or 'standard output'}: {WRITE_FULL[e.errno]}", None)
         except Exception as e:  # a bug: one line unless debugging
-            if os.environ.get("EXACTODDS_DEBUG"):
-                raise
-            click.echo(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
-                       "(a bug in exactodds; rerun with EXACTODDS_DEBUG=1 for details)", err=True)
-            sys.exit(EXIT_INTERNAL)
+            _internal(e)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # click itself would exit 1, the status of a rejected validation
+            raise _ReaderLeft() from None
+
+
+class _ReaderLeft(Exception):
+    """Standard output's reader closed the pipe."""
+
+
+def _internal(e: Exception) -> NoReturn:
+    """A bug: one line and exit 3 (the traceback with ``EXACTODDS_DEBUG=1``)."""
+    if os.environ.get("EXACTODDS_DEBUG"):
+        raise e
+    _settle_stdout()
+    click.echo(f"internal error: {type(e).__name__}: {_one_line(str(e))} "
+               "(a bug in exactodds; rerun with EXACTODDS_DEBUG=1 for details)", err=True)
+    sys.exit(EXIT_INTERNAL)
+
+
+class _WholeWrites(io.RawIOBase):
+    """File descriptor writes that write everything or raise: a short write
+    (the disk filled up, the file reached its size limit) is retried, so the
+    error that follows is raised instead of the rest being silently lost, as
+    it is by an unbuffered standard output (``PYTHONUNBUFFERED``)."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+    def close(self) -> None:  # the descriptor is standard output's, not ours to close
+        self.flush()
+
+
+def _whole_stdout() -> None:
+    """Give standard output whole writes (:class:`_WholeWrites`) when it is a
+    file or a pipe (not a terminal, nor a test runner's stream)."""
+    stream = sys.stdout
+    try:
+        fd = stream.fileno()
+        if os.isatty(fd) or isinstance(stream, io.TextIOWrapper) and isinstance(stream.buffer, io.BufferedWriter) \
+                and isinstance(stream.buffer.raw, _WholeWrites):
+            return
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError and a ValueError
+        return
+    sys.stdout.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(fd)), encoding=stream.encoding,
+                                  errors=stream.errors, newline="\n")
+
+
+def _settle_stdout() -> None:
+    """Before a failure's exit: write what standard output still holds, or, when
+    that fails too (a full disk, a closed pipe), drop it (:func:`_drop_stdout`)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _drop_stdout()
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's flush at exit neither
+    fails again nor prints "Exception ignored" (the Python documentation's advice
+    for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor (a test runner's stream)
+        pass
+
 
 
 def _from_environment(e: click.BadParameter) -> str:
@@ -87,7 +192,9 @@ def _from_environment(e: click.BadParameter) -> str:
     return f" (from the environment variable {envvar})"
 
 
-def _fail(message: str, ctx: click.Context | None, code: int = EXIT_BAD_INPUT) -> None:
+def _fail(message: str, ctx: click.Context | None, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    """The one place error messages go out: one line (cut at :data:`MAX_LINE`), then exit."""
+    _settle_stdout()
     hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
     click.echo(f"Error: {_one_line(message)}{hint}", err=True)
     sys.exit(code)

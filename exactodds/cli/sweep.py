@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -48,17 +52,77 @@ def sweep(grid: Path, out: Path | None, workers: int, scheduler: str, address: s
 
     if out is not None:
         output_format(out)  # refuse an unknown suffix, or Parquet without pyarrow, before any work
+    if scheduler == "dask":
+        _quiet_dask()
     show = sys.stderr.isatty() if progress is None else progress
+    where = f"; the finished rows are kept in {out}: run the same command again to resume" if out else ""
     try:
-        result = run_sweep(grid, out, workers=workers, scheduler=scheduler, address=address,
-                           overwrite=overwrite, keep_going=keep_going, progress=show)
+        with _signals_stop():
+            result = run_sweep(grid, out, workers=workers, scheduler=scheduler, address=address,
+                               overwrite=overwrite, keep_going=keep_going, progress=show, keep_rows=False)
     except KeyboardInterrupt:
-        where = f"; the finished rows are in {out}: run the same command again to resume" if out else ""
         click.echo(f"sweep stopped{where}", err=True)
         raise click.Abort() from None
+    except _Stopped as e:
+        from .common import _fail
+
+        _fail(f"sweep stopped by {signal.Signals(e.signum).name}{where}", None, 128 + e.signum)
     if out is None and not sys.stderr.isatty():
         return  # rows on standard output for a program: nothing else
     s = result.summary()
     dest = f" -> {out}" if out else ""
     click.echo(f"sweep: {s['rows']} rows ({s['computed']} queries computed, {s['resumed']} rows resumed, "
                f"{s['shared']} shared, {s['errors']} errors) in {s['seconds']:.1f} s{dest}", err=True)
+
+
+def _quiet_dask() -> None:
+    """Drop dask.distributed's log records (a lost cluster is reported in one
+    line, not in the client's tracebacks as it tries to reconnect)."""
+    import logging
+
+    try:
+        import distributed  # noqa: F401 - its import sets up its loggers
+    except ImportError:  # the engine says what to install
+        return
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in ("distributed", "tornado", "bokeh")]
+    for name in {"distributed", *names}:
+        log = logging.getLogger(name)
+        for handler in list(log.handlers):
+            log.removeHandler(handler)
+        log.addHandler(logging.NullHandler())
+        log.propagate = False
+
+
+class _Stopped(BaseException):
+    """A signal asked the sweep to stop (a BaseException, like Ctrl-C's: no handler
+    of errors catches it on its way out, and the engine stops its workers)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _signals_stop() -> Iterator[None]:
+    """While the sweep runs, SIGTERM and SIGHUP stop it as Ctrl-C does: the
+    workers are ended, the finished rows kept (the output closed), then the
+    process exits with 128 + the signal's number. The handler raises at the
+    engine's next poll (:func:`~exactodds.sweep.engines.request_stop`), not
+    inside the process pool's locks."""
+
+    from ..sweep.engines import request_stop
+
+    def stop(signum: int, frame: Any) -> None:
+        request_stop(_Stopped(signum))
+
+    kept = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            kept[sig] = signal.signal(sig, stop)
+        except (ValueError, OSError):  # not the main thread (a test runner): leave the signal alone
+            pass
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)

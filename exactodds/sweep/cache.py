@@ -8,8 +8,9 @@ the command and its parameters after the command's own validation, so
    canonical query before dispatching, so each distinct query is sent to
    exactly one worker, once; rows that spell the same query differently
    (or list it in several combinations) share its answer.
-2. **Within a worker process, across sweeps**: :data:`ANSWERS`, a bounded
-   LRU cache of answers per process (a Dask worker, the notebook's own
+2. **Within a worker process, across sweeps**: :data:`ANSWERS`, an LRU
+   cache of answers per process, bounded by the size of what it holds (see
+   :data:`DEFAULT_UNITS`) as well as by count (a Dask worker, the notebook's own
    process with ``scheduler="local"``), so sweeping again with another
    report or an overlapping grid recomputes nothing already answered.
    Process pools of the default engine live for one sweep, so there this
@@ -30,8 +31,17 @@ if TYPE_CHECKING:
     from ..commands import Query
 
 DEFAULT_SIZE = 4096
-"""Answers kept per process. Only what a report reads is kept (the
-distribution, mean and extra figures; not the pipeline stages): a few kB each."""
+"""Most answers kept per process. Only what a report reads is kept (the
+distribution, mean and extra figures; not the pipeline stages)."""
+
+DEFAULT_UNITS = 1_000_000
+"""Most size units kept per process, as the state limit counts them
+(:func:`~exactodds.core.limits.state_units`): each outcome of a cached
+distribution counts once per started 1,024 bits of its exact weights (about
+128 bytes, what an entry costs anyway). A million units is about 150 to 250 MB:
+4,096 answers of a few outcomes fit, while answers of 100,000 outcomes are
+kept ten at a time (before this bound, 4,096 large answers grew a worker to
+3 GB). An answer larger than the whole budget is returned but not kept."""
 
 
 @dataclass
@@ -42,6 +52,9 @@ class CacheInfo:
     misses: int
     size: int
     maxsize: int
+    units: int = 0
+    """Size of the answers kept (see :data:`DEFAULT_UNITS`)."""
+    max_units: int = DEFAULT_UNITS
 
 
 class AnswerCache:
@@ -51,9 +64,11 @@ class AnswerCache:
     (two threads may compute the same new key once each; both get equal answers).
     """
 
-    def __init__(self, maxsize: int = DEFAULT_SIZE) -> None:
+    def __init__(self, maxsize: int = DEFAULT_SIZE, max_units: int = DEFAULT_UNITS) -> None:
         self.maxsize = maxsize
-        self._data: OrderedDict[tuple, Answer] = OrderedDict()
+        self.max_units = max_units
+        self.units = 0
+        self._data: OrderedDict[tuple, tuple[Answer, int]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -65,24 +80,39 @@ class AnswerCache:
             if key in self._data:
                 self._data.move_to_end(key)
                 self.hits += 1
-                return self._data[key]
+                return self._data[key][0]
             self.misses += 1
         answer = _slim(query.answer())
+        units = answer_units(answer)
+        if units > self.max_units:
+            return answer
         with self._lock:
-            self._data[key] = answer
-            while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
+            if key in self._data:
+                self.units -= self._data.pop(key)[1]
+            self._data[key] = (answer, units)
+            self.units += units
+            while len(self._data) > self.maxsize or self.units > self.max_units:
+                self.units -= self._data.popitem(last=False)[1][1]
         return answer
 
     def info(self) -> CacheInfo:
         """Hits, misses and size so far."""
-        return CacheInfo(self.hits, self.misses, len(self._data), self.maxsize)
+        return CacheInfo(self.hits, self.misses, len(self._data), self.maxsize, self.units, self.max_units)
 
     def clear(self) -> None:
         """Forget every answer and reset the counters."""
         with self._lock:
             self._data.clear()
-            self.hits = self.misses = 0
+            self.hits = self.misses = self.units = 0
+
+
+def answer_units(answer: Answer) -> int:
+    """The size of an answer in units of :data:`DEFAULT_UNITS`: its outcomes, each
+    counted once per started 1,024 bits of the common denominator (O(1)), plus one."""
+    from ..core.limits import state_units
+
+    dist = answer.dist
+    return 1 + state_units(len(dist), dist.denominator.bit_length())
 
 
 def _slim(answer: Answer) -> Answer:

@@ -12,6 +12,9 @@ work into tasks.
 from __future__ import annotations
 
 import math
+import os
+import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +31,42 @@ local cluster started for the sweep)."""
 
 DEFAULT_WORKERS = 2
 MAX_CHUNK = 32
+IN_FLIGHT = 4
+"""Tasks submitted per worker at a time: the engines take tasks from an iterator
+as earlier ones complete, so a huge grid starts at once and its queries are
+built while the workers compute (memory O(workers), not O(grid))."""
+NO_WORKER_SECONDS = 60.0
+"""A Dask sweep with no worker and no progress for this long stops (the
+cluster lost its workers) instead of waiting for ever."""
+
+
+_running = [0]
+"""Engines now running in this process."""
+_stops: list[BaseException] = []
+"""Stops asked for by signal handlers while an engine runs (see :func:`request_stop`)."""
+POLL_SECONDS = 0.25
+
+
+def request_stop(stop: BaseException) -> None:
+    """Stop the sweep with ``stop`` (from a signal handler): raised at once when no
+    engine runs, else at the engine's next poll (within :data:`POLL_SECONDS`), never
+    from inside the pool's own locks, which would leave them held."""
+    if not _running[0]:
+        raise stop
+    _stops.append(stop)
+
+
+def _check_stop() -> None:
+    if _stops:
+        stop = _stops.pop()
+        _stops.clear()
+        raise stop
+
+
+class EngineLost(ExactOddsError):
+    """The engine can no longer compute: a worker process died, the Dask
+    scheduler or every Dask worker was lost. The message says what happened;
+    :func:`~exactodds.sweep.run.run_sweep` adds where the finished rows are."""
 
 
 @dataclass(frozen=True)
@@ -80,15 +119,20 @@ def run_task(task: Task) -> list[Result]:
     return out
 
 
+def chunk_size(rows: int, workers: int) -> int:
+    """Queries per task for a grid of ``rows``: about eight tasks per worker (a
+    smooth progress bar, balanced load), at most :data:`MAX_CHUNK` queries each.
+    Neighbours in the grid share most parameters, so a task's queries tend to
+    share sub-results in the worker's caches."""
+    return max(1, min(MAX_CHUNK, math.ceil(rows / (8 * max(workers, 1)))))
+
+
 def make_tasks(items: list[Item], workers: int, system: str, command: str | None, folder: Path | None,
                report: Report, max_states: int) -> list[Task]:
-    """Cut the items, in grid order, into consecutive batches: about eight per
-    worker (a smooth progress bar, balanced load), at most :data:`MAX_CHUNK`
-    queries each. Neighbours in the grid share most parameters, so a batch's
-    queries tend to share sub-results in the worker's caches."""
+    """Cut the items, in grid order, into consecutive tasks of :func:`chunk_size`."""
     if not items:
         return []
-    size = max(1, min(MAX_CHUNK, math.ceil(len(items) / (8 * max(workers, 1)))))
+    size = chunk_size(len(items), workers)
     return [Task(system, command, None if folder is None else str(folder), report, max_states,
                  tuple(items[i:i + size])) for i in range(0, len(items), size)]
 
@@ -96,24 +140,28 @@ def make_tasks(items: list[Item], workers: int, system: str, command: str | None
 class Engine:
     """Runs :func:`run_task` on tasks, yielding results as they complete.
 
-    Use as a context manager: leaving it (normally, on an error or on
-    Ctrl-C) cancels what has not started and releases the workers.
+    Use as a context manager: leaving it normally releases the workers;
+    leaving it on an error, Ctrl-C or a signal also stops the running work
+    (the workers are ended, not waited for).
     """
 
     workers = 1
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Result]]:  # pragma: no cover - interface
-        """Yield each task's results as soon as it completes."""
+        """Yield each task's results as soon as it completes, taking tasks from
+        ``tasks`` only as earlier ones complete (about :data:`IN_FLIGHT` per worker)."""
         raise NotImplementedError
 
-    def close(self) -> None:
-        """Cancel pending work and release the workers."""
+    def close(self, abort: bool = False) -> None:
+        """Release the workers (``abort``: stop the running work first)."""
 
     def __enter__(self) -> Engine:
+        _running[0] += 1
         return self
 
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+    def __exit__(self, kind: Any, *exc: Any) -> None:
+        _running[0] -= 1
+        self.close(abort=kind is not None)
 
 
 class LocalEngine(Engine):
@@ -121,6 +169,7 @@ class LocalEngine(Engine):
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Result]]:
         for task in tasks:
+            _check_stop()
             yield run_task(task)
 
 
@@ -131,16 +180,31 @@ class ProcessEngine(Engine):
         from concurrent.futures import ProcessPoolExecutor
 
         self.workers = workers
-        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(os.getpid(),))
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Result]]:
-        from concurrent.futures import as_completed
+        from concurrent.futures import FIRST_COMPLETED, Future, wait
+        from concurrent.futures.process import BrokenProcessPool
 
-        futures = [self._pool.submit(run_task, t) for t in tasks]
-        for f in as_completed(futures):
-            yield f.result()
+        todo = iter(tasks)
+        running: set[Future] = set()
+        try:
+            while True:
+                while len(running) < IN_FLIGHT * self.workers and (task := next(todo, None)) is not None:
+                    running.add(self._pool.submit(run_task, task))
+                if not running:
+                    return
+                done, running = wait(running, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                _check_stop()
+                for f in done:
+                    yield f.result()
+        except BrokenProcessPool:
+            raise EngineLost("a worker process died (killed, or out of memory)") from None
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
+        if abort:  # the running queries may take long: end the workers rather than wait for them
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                process.terminate()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -150,8 +214,9 @@ class DaskEngine(Engine):
     (on loopback) for this sweep. The workers must have exactodds installed."""
 
     def __init__(self, address: str | None = None, workers: int = DEFAULT_WORKERS, client: Any = None,
-                 processes: bool = True) -> None:
+                 processes: bool = True, no_worker_seconds: float | None = None) -> None:
         distributed = _import_distributed()
+        self.no_worker_seconds = NO_WORKER_SECONDS if no_worker_seconds is None else no_worker_seconds
         self._cluster = None
         self._own_client = client is None
         if client is not None:
@@ -174,28 +239,117 @@ class DaskEngine(Engine):
         self._futures: list = []
 
     def run(self, tasks: Iterable[Task]) -> Iterator[list[Result]]:
-        from distributed import as_completed
+        from distributed import wait
 
-        self._futures = self.client.map(run_task, list(tasks), pure=False)
-        for f in as_completed(self._futures):
-            yield f.result()
+        todo = iter(tasks)
+        running: set = set()
+        progress = time.monotonic()
+        try:
+            while True:
+                while len(running) < IN_FLIGHT * self.workers and (task := next(todo, None)) is not None:
+                    running.add(self.client.submit(run_task, task, pure=False))
+                self._futures = list(running)
+                if not running:
+                    return
+                try:
+                    done, running = wait(list(running), timeout=min(POLL_SECONDS * 2, self.no_worker_seconds),
+                                         return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    done, running = set(), set(running)
+                running = set(running)
+                _check_stop()
+                if not done:
+                    self._check_workers(progress)
+                    continue
+                progress = time.monotonic()
+                for f in done:
+                    yield self._result(f)
+        except EngineLost:
+            raise
+        except Exception as e:
+            if not _lost(e):
+                raise
+            raise EngineLost(f"lost the Dask scheduler or its workers ({type(e).__name__}: "
+                             f"{' '.join(str(e).split())[:200] or 'no details'})") from None
 
-    def close(self) -> None:
-        if self._futures:
-            self.client.cancel(self._futures)
-            self._futures = []
+    def _result(self, future: Any) -> list[Result]:
+        """A completed future's result; it may have been lost with its worker
+        since (Dask then computes it again, if a worker is left)."""
+        since = time.monotonic()
+        while True:
+            try:
+                return future.result(timeout=min(POLL_SECONDS * 2, self.no_worker_seconds))  # type: ignore[no-any-return]
+            except TimeoutError:
+                _check_stop()
+                self._check_workers(since)
+
+    def _check_workers(self, since: float) -> None:
+        """Stop when nothing progressed since ``since`` for the allowed time and no worker is left."""
+        if time.monotonic() - since > self.no_worker_seconds and not self._has_workers():
+            raise EngineLost(f"the Dask cluster has no worker left (no progress for {self.no_worker_seconds:g} s)")
+
+    def _has_workers(self) -> bool:
+        try:
+            return bool(self.client.nthreads())
+        except Exception:  # the scheduler is gone too
+            return False
+
+    def close(self, abort: bool = False) -> None:
+        try:
+            if self._futures:
+                self.client.cancel(self._futures)
+                self._futures = []
+        except Exception:  # the scheduler is gone: nothing to cancel
+            pass
         if self._own_client:
-            self.client.close()
-            if self._cluster is not None:
-                self._cluster.close()
+            for closing in (self.client, self._cluster):
+                try:
+                    if closing is not None:
+                        closing.close()
+                except Exception:  # already lost
+                    pass
 
 
-def _ignore_interrupts() -> None:
+def _lost(e: BaseException) -> bool:
+    """A Dask error meaning the cluster (not a query) failed: a closed connection,
+    a cancelled or lost future, a killed worker, a timeout."""
+    from concurrent.futures import CancelledError
+
+    names = {"CommClosedError", "KilledWorker", "FutureCancelledError", "CancelledError", "StreamClosedError"}
+    return isinstance(e, (OSError, TimeoutError, CancelledError)) or type(e).__name__ in names
+
+
+def _worker_start(parent: int) -> None:
     """In pool workers: leave Ctrl-C to the parent, which cancels the pool (no
-    traceback from every worker)."""
+    traceback from every worker); and end this worker when the sweep's process
+    is gone (killed with SIGKILL: nothing else would stop the worker, which
+    keeps the sweep's pipes open, so a caller waiting on them would hang)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # not the sweep's handlers, inherited by a fork
+        signal.signal(sig, signal.SIG_DFL)
+    threading.Thread(target=_watch_parent, args=(parent,), name="exactodds-watchdog", daemon=True).start()
+
+
+WATCH_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit this process within :data:`WATCH_SECONDS` once the sweep's process
+    (``parent``) is gone: this process was given another parent (it was
+    orphaned), or ``parent`` no longer exists."""
+    first = os.getppid()
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != first:
+            os._exit(1)
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # the pid now belongs to another user's process
+            os._exit(1)
 
 
 def _import_distributed() -> Any:

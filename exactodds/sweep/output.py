@@ -12,6 +12,10 @@
   stopped sweep resumes from both.
 - **Standard output** (no ``--out``): CSV, streamed, no resume.
 
+While a sweep writes a file it holds a lock on ``FILE.lock`` beside it
+(:func:`fcntl.flock`, released by the system if the sweep is killed); a second
+sweep writing the same file at the same time is refused.
+
 Cells: parameters as written in the grid (lists as JSON), exact figures
 ``num/den``, decimals as Python's shortest round-trip repr.
 """
@@ -19,6 +23,7 @@ Cells: parameters as written in the grid (lists as JSON), exact figures
 from __future__ import annotations
 
 import csv
+import errno
 import os
 import re
 import sys
@@ -119,6 +124,7 @@ class Output:
     earlier run of the same sweep; :meth:`write` appends one row."""
 
     previous: list[list[str]]
+    lock: OutputLock | None = None
 
     def write(self, cells: Sequence[str]) -> None:  # pragma: no cover - interface
         """Append one row and flush it."""
@@ -182,7 +188,11 @@ class CsvOutput(Output):
         self._file.flush()
 
     def close(self, finished: bool) -> None:
-        self._file.close()
+        try:
+            self._file.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
 
 
 class ParquetOutput(Output):
@@ -213,9 +223,15 @@ class ParquetOutput(Output):
         self._journal.write(cells)
 
     def close(self, finished: bool) -> None:
-        self._journal.close(finished)
-        if not finished:
-            return
+        try:
+            self._journal.close(finished)
+            if finished:
+                self._store()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
+
+    def _store(self) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -223,25 +239,80 @@ class ParquetOutput(Output):
         arrays = [self.schema.arrow_array(c, [r[i] for r in rows]) for i, c in enumerate(self.schema.columns)]
         table = pa.Table.from_arrays(arrays, names=self.schema.columns)
         tmp = self.path.with_name(self.path.name + ".tmp")
-        pq.write_table(table, tmp)
+        try:
+            pq.write_table(table, tmp)
+        except BaseException:
+            tmp.unlink(missing_ok=True)  # the journal still holds every row: a resume writes the file again
+            raise
         os.replace(tmp, self.path)
         self.journal.unlink()
 
 
+class OutputLock:
+    """An exclusive lock on ``FILE.lock`` beside a sweep's output, held while
+    the sweep writes it (see the module docstring). The lock file is removed on
+    :meth:`release`; a lock taken on a lock file that was meanwhile removed or
+    replaced is taken again on the new one."""
+
+    def __init__(self, path: Path) -> None:
+        import fcntl
+
+        self.path = path.with_name(path.name + ".lock")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise InputError(f"{path}: another sweep is writing this file now (it holds {self.path}); "
+                                 "wait for it to finish, or choose another --out") from None
+            except OSError:
+                os.close(fd)
+                raise
+            try:
+                same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self._fd: int | None = fd
+                return
+            os.close(fd)  # removed by the sweep that held it: lock the new one
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+        os.close(self._fd)
+        self._fd = None
+
+
 def open_output(out: str | Path | None, schema: Schema, overwrite: bool = False,
                 stream: TextIO | None = None) -> Output:
-    """The output for ``out`` (``None``: CSV on standard output)."""
+    """The output for ``out`` (``None``: CSV on standard output), locked for this sweep."""
     if out is None:
         return StreamOutput(schema.columns, stream)
     path = Path(out)
     kind = output_format(path)
+    lock = None
     try:
-        if kind == "parquet":
-            return ParquetOutput(path, schema, overwrite)
-        return CsvOutput(path, schema.columns, overwrite)
+        lock = OutputLock(path)
+        output: Output = (ParquetOutput(path, schema, overwrite) if kind == "parquet"
+                          else CsvOutput(path, schema.columns, overwrite))
+        output.lock = lock
+        return output
     except InputError:
+        if lock is not None:
+            lock.release()
         raise
     except (OSError, ValueError, csv.Error) as e:  # unreadable, unwritable, not text, not CSV/Parquet
+        if lock is not None:
+            lock.release()
+        if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+            raise
         reason = e.strerror if isinstance(e, OSError) and e.strerror else " ".join(str(e).split())[:200]
         raise InputError(f"{path}: cannot be used as the sweep's output ({type(e).__name__}: {reason}); "
                          "choose another --out, or start again with --overwrite") from None

@@ -7,18 +7,22 @@ the sweep's counters; ``exactodds sweep`` is the command line.
 
 from __future__ import annotations
 
+import errno
+import itertools
 import sys
 import time
-from collections.abc import Mapping
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..commands import ExactOddsError, InputError, TooLargeError
 from ..core import max_states
-from .engines import DEFAULT_WORKERS, Item, Result, check_engine, make_engine, make_tasks
+from .engines import (DEFAULT_WORKERS, Engine, EngineLost, Item, Result, Task, check_engine, chunk_size,
+                      make_engine)
 from .grid import Grid, load_grid, parse_grid
-from .output import Schema, open_output, text_cell
+from .output import Output, Schema, open_output, text_cell
 
 _ERRORS = {"TooLargeError": TooLargeError}
 
@@ -38,6 +42,8 @@ class SweepResult:
     errors: int = 0
     """Rows that recorded an error (``keep_going``)."""
     seconds: float = 0.0
+    count: int = 0
+    """Rows of the sweep (also when they are not kept in ``rows``)."""
 
     def to_pandas(self) -> Any:
         """The rows as a pandas DataFrame (counters in ``df.attrs["sweep"]``)."""
@@ -49,7 +55,7 @@ class SweepResult:
 
     def summary(self) -> dict[str, Any]:
         """The counters as a dict."""
-        return {"rows": len(self.rows), "computed": self.computed, "resumed": self.resumed,
+        return {"rows": self.count, "computed": self.computed, "resumed": self.resumed,
                 "shared": self.shared, "errors": self.errors, "seconds": round(self.seconds, 3)}
 
 
@@ -67,14 +73,23 @@ def as_grid(grid: Grid | str | Path | Mapping[str, Any], folder: str | Path | No
 def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | None = None, *,
               workers: int = DEFAULT_WORKERS, scheduler: str = "processes", address: str | None = None,
               client: Any = None, overwrite: bool = False, keep_going: bool = False,
-              progress: bool = False, stream: TextIO | None = None, write: bool = True) -> SweepResult:
+              progress: bool = False, stream: TextIO | None = None, write: bool = True,
+              keep_rows: bool = True) -> SweepResult:
     """Run every query of ``grid`` and write one row per query (see :func:`sweep`).
 
-    ``write=False`` keeps the rows in memory only (no output at all).
-    Work: each *distinct* canonical query is computed once; the rows already
-    in ``out`` are skipped. Bookkeeping is O(rows): one parse per row for its
-    canonical key (a dict groups equal keys), and rows leave in grid order
-    through a buffer of the rows finished ahead of the first unfinished one.
+    ``write=False`` keeps the rows in memory only (no output at all);
+    ``keep_rows=False`` keeps none in memory (the command line: rows go to the output).
+    Work: each *distinct* canonical query is computed once (among the queries in
+    flight and the last :data:`RECENT` answered); the rows already in ``out``
+    are skipped. The grid is streamed: its points are turned into queries as
+    the engine takes tasks (a few per worker ahead), so the first rows are
+    written within seconds whatever the grid's size, and memory is
+    O(workers + rows finished ahead of the first unfinished one) besides the
+    kept rows. Rows leave in grid order.
+
+    A lost engine (a worker killed, the Dask scheduler gone) or a full disk
+    stops the sweep with an :class:`~exactodds.core.InputError` saying so; the
+    rows written so far are kept and the same call resumes.
     """
     start = time.perf_counter()
     if client is None:
@@ -82,73 +97,139 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
     grid = as_grid(grid)
     schema = Schema(grid, keep_going)
     output = open_output(out, schema, overwrite, stream) if write else None
-    points = list(grid.points())
-    rows: list[dict | None] = [None] * len(points)
     result = SweepResult(schema.columns, [])
-
-    done = {tuple(cells[:len(schema.keys)]): cells for cells in (output.previous if output else [])}
-    groups: dict[tuple, list[int]] = {}
-    items: list[Item] = []
-    refused: list[int] = []
-    for i, point in enumerate(points):
-        cells = done.get(grid.row_key(point))
-        if cells is not None:
-            rows[i] = schema.typed(cells)
-            result.resumed += 1
-            continue
-        try:
-            query = grid.query(point)
-        except ExactOddsError as e:  # a combination of values the command refuses
-            if not keep_going:
-                raise
-            rows[i] = _row(point, Result((), None, str(e), type(e).__name__), keep_going, schema)
-            refused.append(i)
-            continue
-        key = query.key()  # the typed values: O(parameters), nothing parsed again
-        if key not in groups:
-            groups[key] = []
-            items.append(Item(key, query.typed, query.source or ""))
-        groups[key].append(i)
-    todo = sum(len(g) for g in groups.values())
-    result.shared = todo - len(items)
-
-    tasks = make_tasks(items, workers if client is None else 8, grid.system, grid.command, grid.folder,
-                       grid.report, max_states())
-    order = sorted([i for g in groups.values() for i in g] + refused)  # the rows to write, in grid order
-    result.errors += len(refused)
-    written = 0
-
-    def flush() -> None:
-        """Write the finished rows that no unfinished row precedes (rows leave in grid order)."""
-        nonlocal written
-        while written < len(order) and (row := rows[order[written]]) is not None:
-            if output is not None:
-                output.write([text_cell(row.get(c)) for c in schema.columns])
-            written += 1
-
     finished = False
-    bar = _progress(0, False)
+    bar = _Bar(0, False)
     try:
-        flush()
-        if tasks:
-            with make_engine(scheduler, workers, address, client) as engine:
-                bar = _progress(todo, progress)  # once the engine is up: an error stays one line
-                for results in engine.run(tasks):
-                    for r in results:
-                        result.computed += 1
-                        for i in groups[r.key]:
-                            rows[i] = _row(points[i], r, keep_going, schema)
-                            result.errors += r.error is not None
-                    bar(sum(len(groups[r.key]) for r in results))  # once per batch: a steady ETA
-                    flush()
-        finished = True
-    finally:
-        bar(None)
-        if output is not None:
-            output.close(finished)
-    result.rows = [r for r in rows if r is not None]
+        try:
+            done = {tuple(cells[:len(schema.keys)]): cells for cells in (output.previous if output else [])}
+            bar = _Bar(max(0, len(grid) - len(done)), progress)
+            _stream(grid, schema, output, result, done, keep_going, keep_rows, bar,
+                    workers if client is None else 8, lambda: make_engine(scheduler, workers, address, client))
+            finished = True
+        finally:
+            bar(None)
+            if output is not None:
+                output.close(finished)
+    except EngineLost as e:
+        raise InputError(f"sweep stopped: {e}{_kept(out)}") from None
+    except OSError as e:
+        if e.errno not in WRITE_FULL:
+            raise
+        raise InputError(f"sweep stopped: cannot write {out if out is not None else 'standard output'}: "
+                         f"{WRITE_FULL[e.errno]}{_kept(out)}") from None
     result.seconds = time.perf_counter() - start
     return result
+
+
+RECENT = 4096
+"""Answers the sweep's own process remembers (their figures), so that rows
+spelling the same query are computed once; older ones are asked of a worker
+again (whose cache answers at once)."""
+
+WRITE_FULL = {errno.ENOSPC: "the disk is full (no space left on device)",
+              errno.EFBIG: "the file is too large (over the file size limit)",
+              errno.EDQUOT: "the disk quota is exceeded"}
+"""Write errors that are the environment's, not a bug: what to say for each."""
+
+
+def _kept(out: str | Path | None) -> str:
+    if out is None:
+        return "; the rows written so far are on standard output (write with --out FILE to resume)"
+    return f"; the finished rows are kept in {out}: run the same command again to resume"
+
+
+class _Slot:
+    """A row of the grid waiting to leave in grid order."""
+
+    __slots__ = ("point", "row", "resumed")
+
+    def __init__(self, point: dict, row: dict | None = None, resumed: bool = False) -> None:
+        self.point = point
+        self.row = row
+        self.resumed = resumed
+
+
+def _stream(grid: Grid, schema: Schema, output: Output | None, result: SweepResult, done: dict,
+            keep_going: bool, keep_rows: bool, bar: _Bar, workers: int, engine: Callable[[], Engine]) -> None:
+    """Stream the grid's points through an engine (see :func:`run_sweep`)."""
+    pending: deque[_Slot] = deque()  # the rows not yet written, in grid order
+    waiting: dict[tuple, list[_Slot]] = {}  # query key -> its rows, while the query is computed
+    recent: OrderedDict[tuple, Result] = OrderedDict()
+    size = chunk_size(len(grid), workers)
+    folder = None if grid.folder is None else str(grid.folder)
+
+    def flush() -> None:
+        """Write the finished rows that no unfinished row precedes."""
+        while pending and (row := pending[0].row) is not None:
+            slot = pending.popleft()
+            if output is not None and not slot.resumed:
+                output.write([text_cell(row.get(c)) for c in schema.columns])
+            result.count += 1
+            if keep_rows:
+                result.rows.append(row)
+
+    def finish(slot: _Slot, r: Result) -> None:
+        slot.row = _row(slot.point, r, keep_going, schema)
+        result.errors += r.error is not None
+
+    def tasks() -> Iterator[Task]:
+        batch: list[Item] = []
+        for point in grid.points():
+            cells = done.get(grid.row_key(point))
+            if cells is not None:
+                pending.append(_Slot(point, schema.typed(cells), resumed=True))
+                result.resumed += 1
+                flush()
+                continue
+            slot = _Slot(point)
+            pending.append(slot)
+            try:
+                query = grid.query(point)
+            except ExactOddsError as e:  # a combination of values the command refuses
+                finish(slot, Result((), None, str(e), type(e).__name__))
+                bar(1)
+                flush()
+                continue
+            key = query.key()  # the typed values: O(parameters), nothing parsed again
+            if key in waiting:
+                waiting[key].append(slot)
+                result.shared += 1
+            elif key in recent:
+                recent.move_to_end(key)
+                finish(slot, recent[key])
+                result.shared += 1
+                bar(1)
+                flush()
+            else:
+                waiting[key] = [slot]
+                batch.append(Item(key, query.typed, query.source or ""))
+                if len(batch) == size:
+                    yield Task(grid.system, grid.command, folder, grid.report, max_states(), tuple(batch))
+                    batch = []
+        if batch:
+            yield Task(grid.system, grid.command, folder, grid.report, max_states(), tuple(batch))
+
+    todo = tasks()
+    first = next(todo, None)  # the rows before the first query to compute, checked before any engine starts
+    if first is None:
+        flush()
+        return
+    with engine() as running:
+        bar.start()  # once the engine is up: an error starting it stays one line
+        for results in running.run(itertools.chain([first], todo)):
+            finished = 0
+            for r in results:
+                result.computed += 1
+                recent[r.key] = r
+                if len(recent) > RECENT:
+                    recent.popitem(last=False)
+                for slot in waiting.pop(r.key):
+                    finish(slot, r)
+                    finished += 1
+            bar(finished)  # once per task: a steady ETA
+            flush()
+    flush()
 
 
 def _row(point: dict, r: Result, keep_going: bool, schema: Schema) -> dict[str, Any]:
@@ -160,6 +241,26 @@ def _row(point: dict, r: Result, keep_going: bool, schema: Schema) -> dict[str, 
     if keep_going:
         row["error"] = r.error
     return {c: row.get(c) for c in schema.columns}
+
+
+class _Bar:
+    """A progress bar that shows only from :meth:`start` on (what advances it before is counted)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled, self.done = total, enabled, 0
+        self.shown: Any = None
+
+    def start(self) -> None:
+        if self.shown is None:
+            self.shown = _progress(self.total, self.enabled)
+            self.shown(self.done)
+
+    def __call__(self, n: int | None) -> None:
+        """Advance by ``n`` rows (``None``: close the bar)."""
+        if self.shown is not None:
+            self.shown(n)
+        elif n is not None:
+            self.done += n
 
 
 def _progress(total: int, enabled: bool) -> Any:
