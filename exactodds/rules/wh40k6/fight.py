@@ -202,6 +202,36 @@ def _check_side(side: object) -> None:
         raise InputError(f"side {side!r:.40} is not allowed: use {ATTACKER!r} or {DEFENDER!r}")
 
 
+def _leadership(models: list, state: UnitState) -> int:
+    return max((models[i].melee.leadership for i in state.alive()), default=0)
+
+
+def combat_result_of(a_models: list, d_models: list, state: FightState) -> CombatResult:
+    """The combat result of a fight state (``a_models``, ``d_models``: each unit's
+    :meth:`~.units.Unit.expanded` models): survivors, the unsaved wounds each side
+    inflicted (counted in the states since the fight began), each side's
+    highest Leadership and morale rule among its models in play. O(models)."""
+    return CombatResult(state.attacker.survivors(), state.defender.survivors(),
+                        state.defender.unsaved, state.attacker.unsaved,
+                        _leadership(a_models, state.attacker), _leadership(d_models, state.defender),
+                        _morale_rule(a_models, state.attacker), _morale_rule(d_models, state.defender))
+
+
+def who_falls_back(res: CombatResult) -> Dist:
+    """The loser's morale test: Dist over :data:`ATTACKER`, :data:`DEFENDER` (the
+    side that failed and falls back) or :data:`NOBODY` (a draw, a destroyed
+    unit, a passed or Fearless test). 2D6 <= Ld - difference (Stubborn: Ld), a
+    double 1 passes. O(36)."""
+    diff = res.attacker_inflicted - res.defender_inflicted
+    if not (diff and res.attacker_survivors and res.defender_survivors):
+        return Dist.constant(NOBODY)
+    who, ld = (DEFENDER, res.defender_leadership) if diff > 0 else (ATTACKER, res.attacker_leadership)
+    rule = res.attacker_morale if who == ATTACKER else res.defender_morale
+    if rule == "fearless":  # passes automatically
+        return Dist.constant(NOBODY)
+    return test_against(ld if rule == "stubborn" else ld - abs(diff)).map(lambda r: who if r == FAIL else NOBODY)
+
+
 def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> Pipeline:
     """The steps of one fight: each Initiative step from 10 down to 1 where
     a model strikes, the combat result and the loser's morale test.
@@ -233,33 +263,13 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
 
     a_models, d_models = attacker.expanded(), defender.expanded()
 
-    def leadership(models: list, state: UnitState) -> int:
-        return max((models[i].melee.leadership for i in state.alive()), default=0)
-
-    def has(models: list, state: UnitState, rule: str) -> bool:
-        """A unit has a morale rule when one of its models in play has it."""
-        return any(rule in models[i].rules for i in state.alive())
-
     def combat_result(state: FightState) -> CombatResult:
         """Unsaved wounds inflicted by each side, survivors and their Leadership."""
-        return CombatResult(state.attacker.survivors(), state.defender.survivors(),
-                            state.defender.unsaved, state.attacker.unsaved,
-                            leadership(a_models, state.attacker), leadership(d_models, state.defender),
-                            _morale_rule(a_models, state.attacker), _morale_rule(d_models, state.defender))
+        return combat_result_of(a_models, d_models, state)
 
     def morale(res: CombatResult) -> Dist:
         """The loser's morale test (2D6 <= Ld - difference, a double 1 passes); failed: it falls back."""
-        diff = res.attacker_inflicted - res.defender_inflicted
-        who = NOBODY
-        if diff and res.attacker_survivors and res.defender_survivors:
-            who, ld = (DEFENDER, res.defender_leadership) if diff > 0 else (ATTACKER, res.attacker_leadership)
-        if who == NOBODY:
-            return Dist.constant(FightEnd(res.attacker_survivors, res.defender_survivors, NOBODY))
-        rule = res.attacker_morale if who == ATTACKER else res.defender_morale
-        if rule == "fearless":  # passes automatically
-            return Dist.constant(FightEnd(res.attacker_survivors, res.defender_survivors, NOBODY))
-        return test_against(ld if rule == "stubborn" else ld - abs(diff)).map(
-            lambda r: FightEnd(res.attacker_survivors, res.defender_survivors, who if r == FAIL else NOBODY))
+        return who_falls_back(res).map(lambda who: FightEnd(res.attacker_survivors, res.defender_survivors, who))
 
     return (Pipeline(tuple(initiative_step(i) for i in steps))
             >> Step.map("combat result", combat_result) >> Step.kernel("morale", morale))
