@@ -278,11 +278,14 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
     return kernel
 
 
-def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None = None) -> Kernel:
+def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None = None,
+                     distance: Fraction | None = None) -> Kernel:
     """Overwatch: the charged unit's models in play fire their ranged weapons
     as snap shots at the charger, group by group, casualties closest first;
-    weapons that cannot snap fire do not fire. Engagements not about to
-    charge pass through. Memoised per (firing models, charger state)."""
+    weapons that cannot snap fire do not fire; at the charge ``distance``,
+    weapons with a range fire if in range (Rapid Fire: twice within half of
+    it). Engagements not about to charge pass through. Memoised per (firing
+    models, charger state)."""
     memo: dict[tuple, Dist] = {}
     shoots = can_shoot(charged)
 
@@ -292,7 +295,7 @@ def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None =
         alive = alive_per_line(charged, e.defender)
         key = (alive, e.attacker)
         if key not in memo:
-            pipe = fire_pipeline(charged, charger, alive, order, snap=True)
+            pipe = fire_pipeline(charged, charger, alive, order, snap=True, distance=distance)
             memo[key] = pipe(Dist.constant(e.attacker)).map(lambda s: replace(s, unsaved=0))
         return memo[key].map(lambda s: e._replace(attacker=s))
 
@@ -347,7 +350,7 @@ def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, roun
     require_type(defender, Unit, "the defender")
     steps: list[Step] = []
     if overwatch:
-        steps.append(Step.kernel(OVERWATCH, overwatch_kernel(attacker, defender, order)))
+        steps.append(Step.kernel(OVERWATCH, overwatch_kernel(attacker, defender, order, d)))
     steps.append(Step.kernel(CHARGE, charge_kernel(attacker, d)))
     charging, continuing = fight_round(attacker, defender, True), fight_round(attacker, defender, False)
     for r in range(1, rounds + 1):
