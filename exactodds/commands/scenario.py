@@ -41,13 +41,30 @@ def end_state(names: list[str]) -> Any:
 
 
 def check_scenario_size(sc: Scenario) -> None:
-    """Refuse a scenario whose joint states would be too many, before any work:
-    the product over the units of (total wounds + 1) x 4 statuses, times the steps."""
-    size = 1
+    """Refuse a scenario too large, before any work: the joint states (the
+    product over the units of their total wounds + 1) times, for each step
+    of each turn, its branching (a shooting attack: the firer's most shots +
+    1; an assault or a fight: rounds x (the most attacks of either side + 1);
+    a morale test: 1)."""
+    from ..rules.wh40k6.exchange import Assault, Fight, Shoot, weapon_groups
+
+    joint = 1
     for u in sc.units.values():
-        size *= (sum(m.wounds * m.count for m in u.models) + 1) * 4
-    check_size(size * len(sc.steps) * sc.turns, f"a scenario of {len(sc.units)} units, {len(sc.steps)} steps "
-                                                f"and {sc.turns} turns")
+        joint *= sum(m.wounds * m.count for m in u.models) + 1
+
+    def attacks(u: Any) -> int:
+        return sum(((m.melee.attacks if m.melee else 0) + 2) * m.count for m in u.models)
+
+    branching = 0
+    for s in sc.steps:
+        if isinstance(s, Shoot):
+            branching += sum(g.weapon.shots * g.models * 2 for g in weapon_groups(sc.units[s.unit])) + 1
+        elif isinstance(s, (Assault, Fight)):
+            branching += s.rounds * (max(attacks(sc.units[s.attacker]), attacks(sc.units[s.defender])) + 1)
+        else:
+            branching += 1
+    check_size(joint * branching * sc.turns, f"a scenario of {len(sc.units)} units, {len(sc.steps)} steps and "
+                                             f"{sc.turns} turns")
 
 
 def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answer:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..answer import Answer
-from ..core import Dist
+from ..core import Dist, InputError
 from ..dice import successes
 from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
@@ -313,7 +313,7 @@ def morale(p: MoraleParams) -> Answer:
 
     Example: exactodds 40k6 morale --leadership 8 --modifier -2
     """
-    from ..core import Dist
+    from ..core import Dist, InputError
 
     modifier = max(0, p.modifier) if p.stubborn else p.modifier
     dist = Dist.constant("pass") if p.fearless else rules.morale_test(p.leadership, modifier)
@@ -350,13 +350,16 @@ def fire(p: FireParams) -> Answer:
     wounds against the majority Toughness of the models in play, allocation
     closest first with Look Out, Sir and Focus Fire, saves).
 
-    Example: exactodds 40k6 fire --attacker examples/scenarios/units/tactical_squad.toml
-    --target examples/scenarios/units/ork_boyz.toml --range half
+    Example: exactodds 40k6 fire --attacker examples/40k6/tactical_squad_mixed_weapons.toml
+    --target examples/40k6/ork_boyz_sluggas.toml --range half
     """
     from ..profiles.wh40k6 import load_unit
     from ..rules.wh40k6 import exchange
 
     a, t = load_unit(p.attacker.path), load_unit(p.target.path)
+    if not exchange.can_shoot(a):
+        raise ParamError("{attacker} " + literal(f"{a.name!r} cannot shoot: none of its model lines has a ranged "
+                                                 "weapon (weapon = \"NAME\" and a [weapons.NAME] table)"))
     pipe = exchange.fire_pipeline(a, t, None, p.order, p.focus_fire, p.snap, p.moved, p.range, p.distance)
     run = pipe.run(rules.casualties.start_state(t))
     stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}
@@ -396,15 +399,22 @@ def assault(p: AssaultParams) -> Answer:
     (the slowest method among the charger's survivors), fight rounds by
     Initiative (+1 Attack charging), combat result, morale, sweeping advance.
 
-    Example: exactodds 40k6 assault --attacker examples/scenarios/units/ork_boyz.toml
-    --defender examples/scenarios/units/tactical_squad.toml --distance 7 --rounds 3
+    Example: exactodds 40k6 assault --attacker examples/40k6/ork_boyz_sluggas.toml
+    --defender examples/40k6/tactical_squad_mixed_weapons.toml --distance 7 --rounds 3
     """
     from ..profiles.wh40k6 import load_unit
     from ..rules.scenario import Scenario
     from ..rules.wh40k6.exchange import Assault
     from .scenario import scenario_answer
 
-    a, d = load_unit(p.attacker.path, melee=True), load_unit(p.defender.path, melee=True)
+    try:
+        a = load_unit(p.attacker.path, melee=True)
+    except InputError as e:
+        raise ParamError("{attacker} " + literal(e)) from None
+    try:
+        d = load_unit(p.defender.path, melee=True)
+    except InputError as e:
+        raise ParamError("{defender} " + literal(e)) from None
     sc = Scenario({"attacker": a, "defender": d},
                   [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault")])
     stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"

@@ -173,6 +173,13 @@ def load_scenario(path: str | Path, turns: int | None = None, distance: Fraction
     overrides = {"distance": distance, "rounds": rounds}
     built = [_step(s, i, path, overrides) for i, s in enumerate(steps, 1)]
     try:
-        return Scenario(units, built, n_turns)
+        sc = Scenario(units, built, n_turns)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
+    index = {n: i for i, n in enumerate(units)}
+    for i, step in enumerate(built, 1):  # each step's own checks, named by the file and the step
+        try:
+            step.build(index, units)
+        except InputError as e:
+            raise InputError(f"{path}: steps[{i}] ({step.kind}): {e}") from None
+    return sc
