@@ -212,6 +212,11 @@ def p_caught(winner_initiative: int, loser_initiative: int) -> Fraction:
     return (d6.combine(d6, lambda a, b: a + winner_initiative >= b + loser_initiative)).pmf(True)
 
 
+def _cleared(state: UnitState) -> UnitState:
+    """``state`` with its unsaved-wound counter at 0 (the same object when it is already)."""
+    return state if not state.unsaved else UnitState(state.wounds, 0, state.marked)
+
+
 def _wiped(state: UnitState) -> UnitState:
     return replace(state, wounds=tuple(0 for _ in state.wounds))
 
@@ -247,11 +252,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
         return Dist.bernoulli(caught, success=swept, failure=fled)
 
     def end_of_round(e: Engagement) -> Engagement:
-        e = e._replace(attacker=replace(e.attacker, unsaved=0), defender=replace(e.defender, unsaved=0),
-                       just_charged=False)
-        if e.attacker_status == LOCKED and not (e.attacker.alive() and e.defender.alive()):
-            return e._replace(attacker_status=READY, defender_status=READY)
-        return e
+        a, d = _cleared(e.attacker), _cleared(e.defender)
+        if e.attacker_status == LOCKED and not (any(a.wounds) and any(d.wounds)):
+            return Engagement(a, d, READY, READY, False)
+        return Engagement(a, d, e.attacker_status, e.defender_status, False)
 
     after: dict[Engagement, Dist] = {}
 
@@ -259,7 +263,12 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
         got = after.get(e)
         if got is None:
             res = combat_result_of(a_models, d_models, FightState(e.attacker, e.defender))
-            got = after[e] = who_falls_back(res).then(lambda who: outcome(e, who)).map(end_of_round)
+            falls = who_falls_back(res)
+            if falls.support() == [NOBODY]:   # the usual case: no test failed, nothing to sweep
+                got = Dist.constant(end_of_round(e))
+            else:
+                got = falls.then(lambda who: outcome(e, who)).map(end_of_round)
+            after[e] = got
         return got
 
     memo: dict[Engagement, Dist] = {}
@@ -385,8 +394,10 @@ def _engagement(w: World, a: int, d: int) -> Engagement:
 
 
 def _write(w: World, a: int, d: int, e: Engagement) -> World:
-    return w.put(a, replace(e.attacker, unsaved=0), CHARGING if e.just_charged else e.attacker_status).put(
-        d, replace(e.defender, unsaved=0), e.defender_status)
+    units, statuses = list(w.units), list(w.statuses)
+    units[a], units[d] = _cleared(e.attacker), _cleared(e.defender)
+    statuses[a], statuses[d] = CHARGING if e.just_charged else e.attacker_status, e.defender_status
+    return World(tuple(units), tuple(statuses))
 
 
 def _lift_pair(kernel: Kernel, a: int, d: int) -> Kernel:

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
@@ -217,6 +218,7 @@ def combat_result_of(a_models: list, d_models: list, state: FightState) -> Comba
                         _morale_rule(a_models, state.attacker), _morale_rule(d_models, state.defender))
 
 
+@lru_cache(maxsize=4096)
 def who_falls_back(res: CombatResult) -> Dist:
     """The loser's morale test: Dist over :data:`ATTACKER`, :data:`DEFENDER` (the
     side that failed and falls back) or :data:`NOBODY` (a draw, a destroyed
