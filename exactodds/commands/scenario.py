@@ -9,7 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..answer import Answer
-from ..core import Dist, check_size
+from ..core import check_size
+from ..rules.hd_volley import Volley
 from ..rules.scenario import Scenario, World, p_destroyed
 from .kinds import Count, Inches, ProfileFile, ProfileRef, Text
 from .params import ParamError, Params, literal, param
@@ -82,7 +83,7 @@ def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answ
     final = run[stage] if stage is not None else run.final
     extras: dict[str, Any] = {
         "p_destroyed": {n: p_destroyed(final, i) for i, n in enumerate(names)},
-        "mean_survivors": {n: final.map(lambda w, i=i: w.units[i].survivors()).mean() for i, n in enumerate(names)},
+        "mean_survivors": {n: final.map(_survivors(i)).mean() for i, n in enumerate(names)},
     }
     if sc.turns > 1 and stage is None:
         ends = sc.turn_ends()
@@ -94,9 +95,39 @@ def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answ
                   extras, stages=stages)
 
 
-def marginal(answer: Answer, unit: str) -> Dist:
-    """One unit's survivors from a scenario answer."""
-    return answer.dist.map(lambda x: getattr(x, unit))
+def _survivors(i: int) -> Any:
+    """``World -> int``: unit ``i``'s models in play."""
+    return lambda w: w.units[i].survivors()
+
+
+def volley_answer(v: Volley, query: dict, stage: str | None = None) -> Answer:
+    """Hell Dorado shots into one melee: the joint total hits on every fighter,
+    P(at least one friend hit), the mean hits on each; with ``wounds``,
+    P(each fighter out), by turn with several turns."""
+    pipeline = v.pipeline()
+    if stage is not None and stage not in ["start", *pipeline.names]:
+        raise ParamError("{stage} " + literal(f"{stage!r} is not a stage; stages are: "
+                                              f"{', '.join(['start', *pipeline.names])}"))
+    run = pipeline.run(tuple(0 for _ in v.names))
+    kind = namedtuple("Hits", v.names, rename=True)  # type: ignore[misc]
+    final = run[stage] if stage is not None else run.final
+    extras: dict[str, Any] = {
+        "p_friend_hit": v.p_friend_hit(final),
+        "mean_hits": {n: final.map(_total(i)).mean() for i, n in enumerate(v.names)},
+    }
+    if v.wounds:
+        extras["p_out"] = {n: v.p_out(final, n) for n in v.wounds}
+        if v.turns > 1 and stage is None:
+            extras["p_out_by_turn"] = {n: {str(t): v.p_out(run[e], n) for t, e in enumerate(v.turn_ends(), 1)}
+                                       for n in v.wounds}
+    stages = {name: d.map(lambda t: kind(*t)) for name, d in run.stages.items()}
+    return Answer(final.map(lambda t: kind(*t)), {**query, "system": "hd", "melee": list(v.names),
+                                                 "steps": pipeline.names if stage is None else [stage]},
+                  extras, stages=stages)
+
+
+def _total(i: int) -> Any:
+    return lambda totals: totals[i]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,7 +161,9 @@ def scenario(p: ScenarioParams) -> Answer:
     from ..profiles.scenario import load_scenario
 
     sc = load_scenario(p.file.path, p.turns, p.distance, p.rounds)
-    query = {"file": p.file.written, "turns": sc.turns}
+    query: dict[str, Any] = {"file": p.file.written, "turns": sc.turns}
+    if isinstance(sc, Volley):
+        return volley_answer(sc, query, p.stage)
     for k in ("distance", "rounds"):
         if getattr(p, k) is not None:
             query[k] = str(getattr(p, k))

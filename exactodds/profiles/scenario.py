@@ -58,6 +58,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InputError
+from ..rules.hd_volley import Volley
+from ..rules.hell_dorado import make_shot
 from ..rules.scenario import MAX_TURNS, Scenario
 from ..rules.wh40k6.exchange import MAX_ROUNDS, Assault, Fight, MoraleCheck, Shoot
 from ..rules.wh40k6.traits import RANGES
@@ -65,7 +67,11 @@ from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
 from .wh40k6 import load_unit, unit_from_doc
 
 SCENARIO_KEYS = {"system", "turns", "units", "steps", "description"}
-SYSTEMS = ("40k6",)
+HD_KEYS = {"system", "turns", "melee", "steps", "description"}
+MELEE_KEYS = {"target", "target_def", "engaged", "behind", "wounds"}
+FIGHTER_KEYS = {"name", "def", "enemy"}
+SHOT_KEYS = {"kind", "name", "dice", "range_difficulty", "reroll", "repeat", "elevated"}
+SYSTEMS = ("40k6", "hd")
 STEP_KEYS: dict[str, set[str]] = {
     "shoot": {"unit", "target", "range", "distance", "order", "focus_fire", "moved", "snap"},
     "assault": {"attacker", "defender", "distance", "rounds", "overwatch", "order"},
@@ -133,6 +139,7 @@ def _step(s: object, i: int, path: Path, overrides: dict[str, Any]) -> Any:
         distance = overrides.get("distance")
         if distance is None:
             distance = _inches(s, "distance", path, where, required=True)
+        assert distance is not None  # required above
         return Assault(require(s, "attacker", str, path, where), require(s, "defender", str, path, where),
                        distance, rounds, optional(s, "overwatch", bool, path, where, default=True),
                        _order(s, path, where), name)
@@ -143,17 +150,92 @@ def _step(s: object, i: int, path: Path, overrides: dict[str, Any]) -> Any:
                        optional(s, "modifier", int, path, where, default=0, check=between(-12, 12)), name)
 
 
+def load_volley(doc: dict, path: Path, turns: int | None = None) -> Volley:
+    """A Hell Dorado scenario: shots into one melee (see the module docstring of
+    :mod:`exactodds.rules.hd_volley`)::
+
+        system = "hd"
+        turns = 1                        # optional
+        [melee]
+        target = "ogre"                  # the target's name
+        target_def = 4
+        behind = false                   # optional: the target stands behind the melee
+        wounds = { ogre = 3 }            # optional: hits that take a fighter out
+        [[melee.engaged]]                # the fighters the target engages (or candidates)
+        name = "knight"
+        def = 3
+        enemy = false                    # optional: not on the shooters' side
+        [[steps]]
+        kind = "shot"
+        name = "crossbow"                # optional
+        dice = 3
+        range_difficulty = 4             # optional
+        reroll = "failed"                # optional: none or failed
+        repeat = 2                       # optional: several shots of this shooter
+        elevated = false                 # optional
+    """
+    no_unknown_keys(doc, HD_KEYS, path)
+    n_turns = turns or optional(doc, "turns", int, path, default=1, check=between(1, MAX_TURNS))
+    melee = require(doc, "melee", dict, path)
+    no_unknown_keys(melee, MELEE_KEYS, path, "melee")
+    fighters = optional(melee, "engaged", list, path, "melee", default=[])
+    names, defs, enemies = [], [], []
+    for i, f in enumerate(fighters, 1):
+        where = f"melee.engaged[{i}]"
+        if not isinstance(f, dict):
+            raise InputError(f"{path}: {where} must be a table ([[melee.engaged]])")
+        no_unknown_keys(f, FIGHTER_KEYS, path, where)
+        names.append(require(f, "name", str, path, where))
+        defs.append(require(f, "def", int, path, where, check=between(1, 10)))
+        if optional(f, "enemy", bool, path, where, default=False):
+            enemies.append(i)
+    target = require(melee, "target", str, path, "melee")
+    target_def = require(melee, "target_def", int, path, "melee", check=between(1, 10))
+    behind = optional(melee, "behind", bool, path, "melee", default=False)
+    wounds = optional(melee, "wounds", dict, path, "melee", default={})
+    steps = require(doc, "steps", list, path)
+    shots = []
+    for i, st in enumerate(steps, 1):
+        where = f"steps[{i}]"
+        if not isinstance(st, dict):
+            raise InputError(f"{path}: {where} must be a table ([[steps]])")
+        kind = require(st, "kind", str, path, where)
+        if kind != "shot":
+            raise InputError(f"{path}: {where}.kind = {kind!r:.40}: not a step of hd scenarios; allowed kinds are shot")
+        no_unknown_keys(st, SHOT_KEYS, path, where)
+        reroll = optional(st, "reroll", str, path, where, default="none")
+        if reroll not in ("none", "failed"):
+            raise InputError(f"{path}: {where}.reroll = {reroll!r:.40}: expected none or failed")
+        name = optional(st, "name", str, path, where, default=f"shot {i}")
+        repeat = optional(st, "repeat", int, path, where, default=1, check=between(1, 20))
+        try:
+            shot = make_shot(require(st, "dice", int, path, where, check=between(1, 50)), target_def,
+                             [] if behind else defs, optional(st, "range_difficulty", int, path, where),
+                             names=[target, *names], enemies=enemies, behind=behind,
+                             candidate_defs=defs if behind else [], reroll=reroll,
+                             elevated=optional(st, "elevated", bool, path, where, default=False))
+        except InputError as e:
+            raise InputError(f"{path}: {where}: {e}") from None
+        shots += [(name if repeat == 1 else f"{name} ({k})", shot) for k in range(1, repeat + 1)]
+    try:
+        return Volley(shots, n_turns, wounds)
+    except InputError as e:
+        raise InputError(f"{path}: {e}") from None
+
+
 def load_scenario(path: str | Path, turns: int | None = None, distance: Fraction | None = None,
-                  rounds: int | None = None) -> Scenario:
+                  rounds: int | None = None) -> Scenario | Volley:
     """Read a scenario file (see the module docstring). ``turns``, ``distance``
     (every assault's) and ``rounds`` (every assault's and fight's) override
     the file's values when given."""
     path = Path(path)
     doc = load_toml(path)
-    no_unknown_keys(doc, SCENARIO_KEYS, path)
     system = optional(doc, "system", str, path, default="40k6")
     if system not in SYSTEMS:
         raise InputError(f"{path}: system = {system!r:.40}: scenarios are for {', '.join(SYSTEMS)}")
+    if system == "hd":
+        return load_volley(doc, path, turns)
+    no_unknown_keys(doc, SCENARIO_KEYS, path)
     n_turns = turns or optional(doc, "turns", int, path, default=1, check=between(1, MAX_TURNS))
     tables = require(doc, "units", dict, path)
     units = {}
