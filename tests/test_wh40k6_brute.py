@@ -287,6 +287,21 @@ def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int
     return hull, tuple(sorted(statuses))
 
 
+def sim_die_chance(chance: Callable[..., bool], expr: tuple[int, int, int]) -> int:
+    """(dice, sides, plus) rolled with ``chance`` alone: each die is 1 with
+    chance 1/sides, else 2 with 1/(sides - 1), and so on."""
+    dice, sides, plus = expr
+    total = plus
+    for _ in range(dice):
+        face = sides
+        for f in range(1, sides):
+            if chance(1, sides - f + 1):
+                face = f
+                break
+        total += face
+    return total
+
+
 def ws_needed(a: int, t: int) -> int:
     """The WS table, written again from the issue: 5+ when the target's WS is
     more than twice the attacker's, 3+ when the attacker's is higher, else 4+."""
@@ -344,7 +359,10 @@ def sim_blows(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
                 bonus = (2 if "rage" in rules else 1) if charging else (
                     1 if was_charged and "counter-attack" in rules else 0)
                 s = min(10, m["s"] + 1) if charging and "furious-charge" in rules else m["s"]
-                n_att = len(idx) * (m["a"] + bonus)
+                if isinstance(m["a"], tuple):   # random Attacks (dice, sides, plus): one roll per model
+                    n_att = sum(sim_die_chance(chance, m["a"]) + bonus for _ in idx)
+                else:
+                    n_att = len(idx) * (m["a"] + bonus)
                 wounds = 0
                 for _ in range(n_att):
                     need = 7 - ws_needed(m["ws"], t_ws)

@@ -19,7 +19,7 @@ from exactodds.rules.wh40k6.exchange import (
     Assault, Fight, MoraleCheck, Shoot, assault, fire, p_caught, sweep_initiative, weapon_groups,
 )
 from exactodds.rules.wh40k6.units import Weapon
-from tests.test_wh40k6_brute import caught_pairs, sim_assault, sim_fire, tree
+from tests.test_wh40k6_brute import caught_pairs, sim_assault, sim_blows, sim_fire, sim_loser_test, tree
 
 
 def as_sim(unit: Unit) -> list[dict]:
@@ -220,3 +220,43 @@ def test_scenario_errors() -> None:
         Scenario({"a": a, "b": a}, [Shoot("a", "b")]).pipeline()
     with pytest.raises(InputError, match="turns"):
         Scenario({"a": a}, [MoraleCheck("a")], turns=0)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from(["D3", "D3+1", "2D3"]), st.integers(1, 2), st.booleans(), st.integers(1, 2))
+def test_random_attacks_match_brute_force(expr: str, count: int, charged: bool, rounds: int) -> None:
+    """Random melee Attacks (D3 each model, rolled each round), over 1-2 rounds; the
+    brute force's tree grows exponentially with the attacks: two models or two
+    rounds only with D3 and no charge bonus."""
+    if expr != "D3" or charged:
+        count, rounds = 1, 1
+    a = Unit((Model(4, 1, "a", count, 5, melee=Melee(4, 4, expr, 4, 7)),), "A")   # type: ignore[arg-type]
+    d = Unit((Model(4, 1, "d", 1, 4, melee=Melee(3, 3, 1, 4, 6)),), "D")
+    rounds = rounds if count == 1 else 1
+    sc = Scenario({"a": a, "d": d}, [Fight("a", "d", charged=charged, rounds=rounds)])
+    got = sc.run().final.map(lambda w: (w.units[0].wounds, w.units[1].wounds, w.statuses[0], w.statuses[1]))
+    dice = {"D3": (1, 3, 0), "D3+1": (1, 3, 1), "2D3": (2, 3, 0)}[expr]
+    sa, sd = as_sim(a), as_sim(d)
+    for m in sa:
+        m["a"] = dice
+
+    def play(roll, chance):  # noqa: ANN001, ANN202 - the fight step's rounds, die by die
+        left = {"a": [1] * count, "d": [1]}
+        status = ("charging" if charged else "locked", "locked")
+        for r in range(rounds):
+            unsaved = sim_blows(chance, sa, sd, charged and r == 0, left)
+            falls = sim_loser_test(chance, sa, sd, left, unsaved)
+            if not (any(left["a"]) and any(left["d"])):
+                return tuple(left["a"]), tuple(left["d"]), "", ""
+            if falls != "none":
+                loser, winner = ("a", "d") if falls == "attacker" else ("d", "a")
+                lowest = {"a": 4, "d": 3}
+                if chance(caught_pairs(lowest[winner], lowest[loser]), 36):
+                    left[loser] = [0] * len(left[loser])
+                    st_l = "swept"
+                else:
+                    st_l = "falling back"
+                return tuple(left["a"]), tuple(left["d"]), *((st_l, "") if loser == "a" else ("", st_l))
+            status = ("locked", "locked")
+        return tuple(left["a"]), tuple(left["d"]), *status
+    assert got.to_fractions() == tree(play)

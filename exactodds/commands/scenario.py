@@ -54,7 +54,7 @@ def check_scenario_size(sc: Scenario) -> None:
         joint *= sum(m.wounds * m.count for m in u.models) + 1
 
     def attacks(u: Any) -> int:
-        return sum(((m.melee.attacks if m.melee else 0) + 2) * m.count for m in u.models)
+        return sum(((m.melee.most_attacks() if m.melee else 0) + 2) * m.count for m in u.models)
 
     branching = 0
     for s in sc.steps:

@@ -22,7 +22,7 @@ A unit file::
     # close combat (required by `fight`; all or none of the first five):
     ws = 4
     initiative = 4
-    attacks = 2
+    attacks = 2                      # or random: "D3", "D6", "D3+1" (one roll per model)
     strength = 4
     leadership = 9
     ap = 3                           # optional: no AP when absent
@@ -53,6 +53,7 @@ from typing import Any
 
 from ..core import InputError
 from ..rules.wh40k6 import Melee, Model, Unit
+from ..rules.random_count import DiceCount
 from ..rules.wh40k6.traits import MODEL_RULES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES, Weapon
 from ..rules.wh40k6.vehicles import Vehicle
@@ -98,8 +99,17 @@ def _melee(m: dict, path: Path, where: str, needed: bool) -> Melee | None:
             why = "a fight needs the close-combat profile" if needed else \
                 f"the close-combat profile is all of {', '.join(MELEE_REQUIRED)} (ap optional) or none of them"
             raise InputError(f"{path}: {where}.{k} is missing; expected a whole number ({why})")
-    values = {k: require(m, k, int, path, where, check=between(0 if k == "attacks" else 1, 10))
-              for k in MELEE_REQUIRED}
+    values: dict[str, Any] = {k: require(m, k, int, path, where, check=between(1, 10))
+                              for k in MELEE_REQUIRED if k != "attacks"}
+    attacks = require(m, "attacks", (int, str), path, where)
+    if isinstance(attacks, int) and not 0 <= attacks <= 10:
+        raise InputError(f"{path}: {where}.attacks = {attacks}: must be from 0 to 10 (or random: \"D3\", \"D6\"...)")
+    if isinstance(attacks, str):
+        try:
+            attacks = DiceCount.parse(attacks, "an Attacks value")
+        except InputError as e:
+            raise InputError(f"{path}: {where}.attacks: {e}") from None
+    values["attacks"] = attacks
     ap = optional(m, "ap", int, path, where, check=between(1, 6))
     return Melee(ap=ap, **values)
 

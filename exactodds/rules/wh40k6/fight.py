@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
@@ -108,6 +108,11 @@ class Survivors(NamedTuple):
     defender_survivors: int
 
 
+def _wounding_hits(attacks: int, p: Fraction) -> Dist:
+    """Wounding hits among ``attacks`` independent attacks each wounding with chance ``p``."""
+    return successes(attacks, p)
+
+
 def _profiles(unit: Unit, role: str) -> list[Melee]:
     require_type(unit, Unit, f"the {role}")
     missing = [m.name for m in unit.models if m.melee is None]
@@ -150,16 +155,17 @@ def _striker(unit: Unit, target: Unit, charging: bool, charged: bool) -> Callabl
         if foe.alive() and any(alive):
             target_ws, toughness = majority_ws(target, foe), majority_toughness(target, foe)
             for j, n in enumerate(alive):
-                attacks = n * (melee[j].attacks + bonus[j]) if n else 0
-                if not attacks:
+                attacks = melee[j].attack_counts(n, bonus[j]) if n else Dist.constant(0)
+                if not max(attacks.support()):
                     continue
                 # hit then wound, each attack independent: Binomial(attacks, p_hit p_wound), O(attacks)
+                # (random Attacks, e.g. D3 each: mixed over their total, O(attacks^2))
                 p_hit = ws_target(melee[j].ws, target_ws).chance()
                 if hatred[j]:  # reroll failed to-hit rolls: p + (1 - p) p
                     p_hit = p_hit + (1 - p_hit) * p_hit
                 p = p_hit * wound_target(melee[j].strength, toughness).chance()
                 # O(attacks x target states), equal states merged
-                result = kernels[j].run(successes(attacks, p), result)
+                result = kernels[j].run(attacks.then(partial(_wounding_hits, p=p)), result)
         memo[key] = result
         return result
 
@@ -249,7 +255,7 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
     d_strike = _striker(defender, attacker, False, attacker_charged)
     w_a = sum(m.wounds * m.count for m in attacker.models)
     w_d = sum(m.wounds * m.count for m in defender.models)
-    max_attacks = max(sum((p.attacks + RAGE_BONUS) * m.count for p, m in zip(ms, u.models, strict=True))
+    max_attacks = max(sum((p.most_attacks() + RAGE_BONUS) * m.count for p, m in zip(ms, u.models, strict=True))
                       for ms, u in ((a_melee, attacker), (d_melee, defender)))
     check_size((w_a + 1) * (w_d + 1) * (max_attacks + 1), f"a fight of {attacker.size} against {defender.size} models")
     steps = sorted({p.initiative for p in a_melee + d_melee}, reverse=True)

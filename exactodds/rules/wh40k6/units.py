@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core import InputError
+from ...core import Dist, InputError
 from ...core.checks import whole_number
 from ..common import save_value
 from ..random_count import DiceCount
@@ -47,15 +47,29 @@ class Melee:
 
     ws: int
     initiative: int
-    attacks: int
+    attacks: int | DiceCount
     strength: int
     leadership: int
     ap: int | None = None
 
+    def most_attacks(self) -> int:
+        """The largest number of Attacks a model can make (before bonuses)."""
+        return self.attacks if isinstance(self.attacks, int) else max(self.attacks.dist().support())
+
+    def attack_counts(self, models: int, bonus: int) -> Dist:
+        """The Attacks of ``models`` models, each with ``bonus`` more: a number, or the
+        sum of one random roll per model. O(log models) convolutions."""
+        if isinstance(self.attacks, int):
+            return Dist.constant(models * (self.attacks + bonus))
+        return self.attacks.total(models).map(lambda a: a + models * bonus)
+
     def __post_init__(self) -> None:
         whole_number(self.ws, "WS", 1, 10)
         whole_number(self.initiative, "Initiative", 1, 10)
-        whole_number(self.attacks, "Attacks", 0, 10)
+        if isinstance(self.attacks, (str, DiceCount)):  # random Attacks: D3, D6, D3+1...
+            object.__setattr__(self, "attacks", DiceCount.parse(self.attacks, "an Attacks value"))
+        else:
+            whole_number(self.attacks, "Attacks", 0, 10)
         whole_number(self.strength, "Strength", 1, 10)
         whole_number(self.leadership, "Leadership", 1, 10)
         if self.ap is not None:
