@@ -25,8 +25,7 @@ from fractions import Fraction
 
 from ..core import Dist, InputError, Pipeline, Run, Step, check_size
 from .hell_dorado import NONE, Shot, shoot
-
-MAX_TURNS = 20
+from .scenario import check_turns
 
 
 @dataclass(frozen=True)
@@ -39,12 +38,11 @@ class Volley:
     wounds: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "shots", tuple(self.shots))
-        object.__setattr__(self, "wounds", dict(self.wounds))
         if not self.shots:
             raise InputError("a volley needs at least one shot")
-        if not isinstance(self.turns, int) or isinstance(self.turns, bool) or not 1 <= self.turns <= MAX_TURNS:
-            raise InputError(f"turns {self.turns!r:.20} is not allowed: use a whole number from 1 to {MAX_TURNS}")
+        check_turns(self.turns)
+        object.__setattr__(self, "shots", tuple(self.shots))
+        object.__setattr__(self, "wounds", dict(self.wounds))
         first = self.names
         for name, shot in self.shots:
             if not isinstance(shot, Shot):

@@ -57,6 +57,12 @@ class StepSpec(Protocol):
         ...
 
 
+def check_turns(turns: object) -> None:
+    """Refuse ``turns`` unless a whole number from 1 to :data:`MAX_TURNS`."""
+    if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= MAX_TURNS:
+        raise InputError(f"turns {turns!r:.20} is not allowed: use a whole number from 1 to {MAX_TURNS}")
+
+
 TURN_CLEARED = ("charge failed",)
 """Statuses that last until the end of the turn only."""
 
@@ -80,8 +86,7 @@ class Scenario:
             raise InputError("a scenario needs at least one unit")
         if not self.steps:
             raise InputError("a scenario needs at least one step")
-        if not isinstance(self.turns, int) or isinstance(self.turns, bool) or not 1 <= self.turns <= MAX_TURNS:
-            raise InputError(f"turns {self.turns!r:.20} is not allowed: use a whole number from 1 to {MAX_TURNS}")
+        check_turns(self.turns)
         for i, step in enumerate(self.steps, 1):
             for name in step.units_named():
                 if name not in self.units:
