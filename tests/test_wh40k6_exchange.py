@@ -36,11 +36,13 @@ def as_sim(unit: Unit) -> list[dict]:
 
 
 @st.composite
-def targets(draw: st.DrawFn, max_models: int = 3) -> Unit:
+def targets(draw: st.DrawFn, max_models: int = 4) -> Unit:
+    """2-4 models in 1-2 lines (T 3-5, 1-2 wounds, a save or none, maybe a Look Out, Sir character)."""
     n = draw(st.integers(1, 2))
     lines, total = [], 0
     for j in range(n):
-        count = draw(st.integers(1, max(1, max_models - total - (n - j - 1))))
+        low = 2 - total if j == n - 1 else 1
+        count = draw(st.integers(max(1, low), max(1, max_models - total - (n - j - 1))))
         total += count
         char = count == 1 and draw(st.booleans())
         lines.append(Model(draw(st.integers(3, 5)), draw(st.integers(1, 2)), f"L{j}", count,
