@@ -105,6 +105,13 @@ def _mixed_unit() -> str:
     return "\n".join(out) + "\n"
 
 
+def _scenario(step: str, kind: str = "shoot",
+              marines: str = "examples/40k6/tactical_squad_mixed_weapons.toml") -> bytes:
+    """A scenario file (in the scratch folder) with one step."""
+    return (f'[units.marines]\nfile = "{marines}"\n[units.orks]\nfile = "examples/40k6/ork_boyz_sluggas.toml"\n'
+            f'[[steps]]\nkind = "{kind}"\n{step}\n').encode()
+
+
 @dataclass
 class Case:
     """One documented bad input: its kind, the command line after ``exactodds``,
@@ -201,6 +208,16 @@ CASES: list[Case] = [
     # --- files
     Case("Files", "missing file", ["run", "nosuch.toml"]),
     Case("Files", "a folder", ["run", "examples"]),
+    Case("Files", "scenario: a step naming an unknown unit", ["scenario", "s.toml"],
+         files={"s.toml": _scenario('unit = "marines"\ntarget = "gretchin"')}),
+    Case("Files", "scenario: a unit that cannot shoot", ["scenario", "s.toml"],
+         files={"s.toml": _scenario('unit = "marines"\ntarget = "orks"', marines="examples/40k6/marines.toml")}),
+    Case("Files", "scenario: a step kind that does not exist", ["scenario", "s.toml"],
+         files={"s.toml": _scenario('unit = "marines"\ntarget = "orks"', kind="ambush")}),
+    Case("Files", "scenario: a charge distance over 12 inches", ["scenario", "s.toml"],
+         files={"s.toml": _scenario('attacker = "orks"\ndefender = "marines"\ndistance = 13', kind="assault")}),
+    Case("Bounded work", "scenario too large", ["scenario", "s.toml", "--turns", "20", "--rounds", "20"],
+         files={"s.toml": _scenario('attacker = "orks"\ndefender = "marines"\ndistance = 7', kind="assault")}),
     Case("Files", "empty query file", ["run", "empty.toml"], files={"empty.toml": b""}),
     Case("Files", "binary file", ["run", "binary.toml"], files={"binary.toml": bytes(range(256))}),
     Case("Files", "not UTF-8", ["run", "latin1.toml"], files={"latin1.toml": "name = \"\xe9\"\n".encode("latin-1")}),

@@ -35,7 +35,7 @@ def test_harness_imports_and_lists_every_group() -> None:
     from bench import curves, report, run  # noqa: F401
 
     cases = all_cases(quick=True)
-    assert {c.group for c in cases} == set("abcdefg")
+    assert {c.group for c in cases} == set("abcdefgh")
     assert len({c.key for c in cases}) == len(cases)
     assert all(isinstance(c, Case) and (c.compute or c.fresh) for c in cases)
     assert all(c.peer[0] in peer_impl.PEERS for c in cases if c.peer)
@@ -164,3 +164,16 @@ def test_peers_agree_on_small_cases_when_installed() -> None:
     for key, by_variant in out.items():
         for variant, r in by_variant.items():
             assert decode_answer(r["answer"]) == want[key], (key, variant)
+
+
+def test_h_the_monte_carlo_of_the_assault_agrees_with_the_exact_answer() -> None:
+    """The numpy Monte Carlo a user would write instead (bench case h) estimates the
+    same P(Marines destroyed) as the exact scenario, within 5 standard errors."""
+    from bench.cases import exchanges
+
+    exact = exchanges.scenario_end("assault").prob(lambda w: not w.units[0].alive())
+    mc = exchanges.monte_carlo_assault(standard_error=3e-3)
+    assert abs(mc["p"] - float(exact)) < 5 * mc["standard_error"]
+    fire = exchanges.scenario_end("fire")
+    # 16 bolter shots hit on 3+ and wound T4 on 4+; 2 plasma and 1 krak missile wound on 2+; no Ork save
+    assert fire.map(lambda w: w.units[1].casualties()).mean() == Fraction(16 * 2, 3 * 2) + Fraction(3 * 2 * 5, 3 * 6)

@@ -24,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-CHECKED_PAGES = ["index.md", "tutorial.md", "sweeps.md", "compare.md"]
+CHECKED_PAGES = ["index.md", "tutorial.md", "sweeps.md", "compare.md", "scenarios.md"]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 
 

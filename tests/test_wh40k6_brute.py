@@ -287,6 +287,21 @@ def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int
     return hull, tuple(sorted(statuses))
 
 
+def sim_die_chance(chance: Callable[..., bool], expr: tuple[int, int, int]) -> int:
+    """(dice, sides, plus) rolled with ``chance`` alone: each die is 1 with
+    chance 1/sides, else 2 with 1/(sides - 1), and so on."""
+    dice, sides, plus = expr
+    total = plus
+    for _ in range(dice):
+        face = sides
+        for f in range(1, sides):
+            if chance(1, sides - f + 1):
+                face = f
+                break
+        total += face
+    return total
+
+
 def ws_needed(a: int, t: int) -> int:
     """The WS table, written again from the issue: 5+ when the target's WS is
     more than twice the attacker's, 3+ when the attacker's is higher, else 4+."""
@@ -309,6 +324,15 @@ def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
     charge), fearless (no test), stubborn (no negative modifier); and ``fnp``.
     Returns (attacker survivors, defender survivors, who falls back)."""
     left = {"a": [m["w"] for m in a], "d": [m["w"] for m in d]}
+    unsaved = sim_blows(chance, a, d, charged, left)
+    return sum(1 for w in left["a"] if w > 0), sum(1 for w in left["d"] if w > 0), \
+        sim_loser_test(chance, a, d, left, unsaved)
+
+
+def sim_blows(chance: Callable[..., bool], a: list[dict], d: list[dict], charged: bool,
+              left: dict[str, list[int]]) -> dict[str, int]:
+    """The blows of one round, Initiative 10 to 1, from the wounds ``left``
+    (mutated); returns the unsaved wounds each side suffered."""
     units = {"a": a, "d": d}
     unsaved = {"a": 0, "d": 0}   # suffered
     for step in range(10, 0, -1):
@@ -335,7 +359,10 @@ def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
                 bonus = (2 if "rage" in rules else 1) if charging else (
                     1 if was_charged and "counter-attack" in rules else 0)
                 s = min(10, m["s"] + 1) if charging and "furious-charge" in rules else m["s"]
-                n_att = len(idx) * (m["a"] + bonus)
+                if isinstance(m["a"], tuple):   # random Attacks (dice, sides, plus): one roll per model
+                    n_att = sum(sim_die_chance(chance, m["a"]) + bonus for _ in idx)
+                else:
+                    n_att = len(idx) * (m["a"] + bonus)
                 wounds = 0
                 for _ in range(n_att):
                     need = 7 - ws_needed(m["ws"], t_ws)
@@ -346,6 +373,13 @@ def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
         for foe, wounds, s, ap in pending:
             unsaved[foe] += sim_allocate(lambda x: chance(7 - x), units[foe], left[foe], wounds, s, ap,
                                          cover_allowed=False)
+    return unsaved
+
+
+def sim_loser_test(chance: Callable[..., bool], a: list[dict], d: list[dict], left: dict[str, list[int]],
+                   unsaved: dict[str, int]) -> str:
+    """Combat result and the loser's morale test: who falls back ("none" if nobody)."""
+    units = {"a": a, "d": d}
     surv = {k: sum(1 for w in v if w > 0) for k, v in left.items()}
     inflicted_a, inflicted_d = unsaved["d"], unsaved["a"]
     falls = "none"
@@ -357,7 +391,76 @@ def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
         value = ld if "stubborn" in rules else ld - abs(inflicted_a - inflicted_d)
         if "fearless" not in rules and not chance(two_d6_pass_pairs(value), 36):
             falls = "attacker" if loser == "a" else "defender"
-    return surv["a"], surv["d"], falls
+    return falls
+
+
+def sim_fire(roll: Callable[[], int], chance: Callable[..., bool], models: list[dict], left: list[int],
+             groups: list[dict], snap: bool = False) -> tuple:
+    """Several weapon groups fire one after another at the same unit, die by
+    die: each group (dict: shots, bs, s, ap, rules) is a whole shooting attack
+    on the models as the previous groups left them (wounds against the
+    majority Toughness of the models in play); a unit wiped out takes nothing
+    more. ``left`` is mutated; returns it as a tuple."""
+    for g in groups:
+        if not any(w > 0 for w in left):
+            break
+        current = [dict(m, left=w) for m, w in zip(models, left)]
+        after = sim_shoot_rules(roll, chance, current, g["shots"], g["bs"], snap, g["s"], g["ap"], None,
+                                set(g.get("rules", ())))[4]
+        left[:] = after
+    return tuple(left)
+
+
+def charge_pairs(distance: int) -> int:
+    """Pairs of d6 out of 36 whose total reaches ``distance``."""
+    return sum(1 for x in range(1, 7) for y in range(1, 7) if x + y >= distance)
+
+
+def caught_pairs(winner_i: int, loser_i: int) -> int:
+    """Pairs (winner's d6, loser's d6) out of 36 with d6 + the winner's Initiative >= d6 + the loser's."""
+    return sum(1 for x in range(1, 7) for y in range(1, 7) if x + winner_i >= y + loser_i)
+
+
+def sim_assault(chance: Callable[..., bool], roll: Callable[[], int], a: list[dict], d: list[dict], distance: int,
+                rounds: int, overwatch: list[dict]) -> tuple:
+    """The whole assault, die by die: Overwatch (each defender model with a
+    weapon fires it as snap shots at BS 1, group by group, casualties on the
+    charger closest first), the 2D6 charge roll, then rounds of blows (the
+    charger +1 Attack in the first only), the combat result and the loser's
+    morale test; a loser that fails is caught by the sweeping advance when
+    the winner's D6 + lowest Initiative in play is at least the loser's, else
+    it falls back. Further rounds while both are locked and in play.
+    ``overwatch``: the defender's weapon groups, shots per model.
+    Returns (attacker wounds left, defender wounds left, attacker status, defender status)."""
+    left = {"a": [m["w"] for m in a], "d": [m["w"] for m in d]}
+    status = {"a": "", "d": ""}
+    firing = sum(1 for m in d if m.get("gun"))
+    groups = [dict(g, shots=g["shots"] * firing, bs=1) for g in overwatch if firing]
+    sim_fire(roll, chance, a, left["a"], groups, snap=True)
+    if not any(w > 0 for w in left["a"]):
+        return tuple(left["a"]), tuple(left["d"]), "", ""
+    if not chance(charge_pairs(distance), 36):
+        return tuple(left["a"]), tuple(left["d"]), "charge failed", ""
+    status = {"a": "locked", "d": "locked"}
+    units = {"a": a, "d": d}
+    for r in range(rounds):
+        unsaved = sim_blows(chance, a, d, r == 0, left)
+        falls = sim_loser_test(chance, a, d, left, unsaved)
+        if not all(any(w > 0 for w in left[k]) for k in "ad"):
+            status = {"a": "", "d": ""}
+            break
+        if falls != "none":
+            loser = "a" if falls == "attacker" else "d"
+            winner = "d" if loser == "a" else "a"
+            lowest = {k: min(units[k][i]["i"] for i, w in enumerate(left[k]) if w > 0) for k in "ad"}
+            status = {winner: ""}
+            if chance(caught_pairs(lowest[winner], lowest[loser]), 36):
+                left[loser] = [0] * len(left[loser])
+                status[loser] = "swept"
+            else:
+                status[loser] = "falling back"
+            break
+    return tuple(left["a"]), tuple(left["d"]), status["a"], status["d"]
 
 
 # ------------------------------------------------------------ self-checks

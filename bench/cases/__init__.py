@@ -10,6 +10,9 @@ can), and the targets it must meet. Modules:
 - :mod:`.wh40k6`  (d) a full 40K 6th-ed attack down to casualties.
 - :mod:`.hh3`     (e) the shipped Horus Heresy examples (examples/hh3/).
 - :mod:`.startup` (f) the first call in a fresh process (import, CLI).
+- :mod:`.sweeps`  (g) a sweep's own overhead.
+- :mod:`.exchanges` (h) whole 40K exchanges from scenario files, and a numpy
+  Monte Carlo of the assault for comparison.
 """
 
 from __future__ import annotations
@@ -128,9 +131,9 @@ def _jsonable(x: Any) -> Any:
 
 def all_cases(quick: bool = False) -> list[Case]:
     """Every case, in report order."""
-    from . import hh3, parity, pools, startup, sweeps, wh40k6
+    from . import exchanges, hh3, parity, pools, startup, sweeps, wh40k6
 
     out: list[Case] = []
-    for mod in (pools, parity, wh40k6, hh3, startup, sweeps):
+    for mod in (pools, parity, wh40k6, hh3, startup, sweeps, exchanges):
         out.extend(mod.cases(quick))
     return sorted(out, key=lambda c: c.group)

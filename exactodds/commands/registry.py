@@ -32,6 +32,9 @@ COMMANDS: dict[tuple[str, str | None], str] = {
     ("40k6", "charge"): "wh40k6",
     ("40k6", "fight"): "wh40k6",
     ("40k6", "morale"): "wh40k6",
+    ("40k6", "fire"): "wh40k6",
+    ("40k6", "assault"): "wh40k6",
+    ("scenario", None): "scenario",
     ("hh3", "hit"): "hh3",
     ("hh3", "wound"): "hh3",
     ("hh3", "penetrate"): "hh3",
@@ -44,7 +47,11 @@ SYSTEMS: dict[str, str] = {
     "pool": "Exact distribution of the number of successes among N dice.",
     "hd": "Hell Dorado: shooting into a melee, with the parity rule (more odd dice than even ones send "
           "the hits to a fighter the target engages).",
-    "40k6": "Warhammer 40,000 6th edition: hit and wound rolls, shooting, Overwatch, charge, fight, morale.",
+    "40k6": "Warhammer 40,000 6th edition: hit and wound rolls, shooting, Overwatch, charge, fight, morale; "
+            "several weapons of a unit file (fire) and the whole "
+            "assault (assault).",
+    "scenario": "A whole exchange from a scenario file: units named once, steps in order (shoot, assault, "
+                "fight, morale) on shared unit states, over turns.",
     "hh3": "Horus Heresy 3rd edition: the shooting attack, exactly.\n\n"
            "hit (hits and Critical Hits), wound (S vs T), penetrate (d6 + S vs Armour), "
            "shoot (a whole attack from two TOML files).",

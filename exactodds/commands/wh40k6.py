@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..answer import Answer
-from ..core import Dist
+from ..core import Dist, InputError
 from ..dice import successes
 from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
@@ -313,10 +313,119 @@ def morale(p: MoraleParams) -> Answer:
 
     Example: exactodds 40k6 morale --leadership 8 --modifier -2
     """
-    from ..core import Dist
+    from ..core import Dist, InputError
 
     modifier = max(0, p.modifier) if p.stubborn else p.modifier
     dist = Dist.constant("pass") if p.fearless else rules.morale_test(p.leadership, modifier)
     query = {"leadership": p.leadership, "modifier": p.modifier}
     query.update({k: True for k in ("fearless", "stubborn") if getattr(p, k)})
     return Answer(dist, query, {"p_pass": dist.pmf("pass")})
+
+
+@dataclass(frozen=True, kw_only=True)
+class FireParams(Params):
+    """Every ranged weapon of a unit file at a target unit, one weapon group after another."""
+
+    attacker: ProfileRef = param(ProfileFile(), "The firing unit's TOML file (model lines with bs and weapon(s), "
+                                 "[weapons.NAME] tables).", metavar="UNIT.toml")
+    target: ProfileRef = param(ProfileFile(), "The target unit's TOML file, models closest first.",
+                               metavar="UNIT.toml")
+    order: tuple[str, ...] = param(Many(Text()), "Weapons fired first, in this order (repeatable; the others "
+                                   "follow in file order).", ())
+    range: str | None = param(Choice(RANGES), "half or full range for every weapon (rapid-fire: two shots each "
+                              "within half range); default full.", None)
+    distance: Fraction | None = param(Inches(), "Inches to the target: each weapon with a range fires if in range "
+                                      "(rapid-fire: twice within half of it).", None)
+    moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo: half the shots).", False)
+    snap: bool = param(Flag(), "Snap shots (BS 1); weapons that cannot snap fire do not fire.", False)
+    focus_fire: int | str | None = param(SaveOrNone("a Focus Fire value: a cover save from 2+ to 6+, or none"),
+                                         "Focus Fire: wounds only on models with this cover save or worse, or "
+                                         "none.", None)
+
+
+@define("40k6", "fire", FireParams)
+def fire(p: FireParams) -> Answer:
+    """Casualties of one shooting attack with every weapon of a unit file:
+    group by group, each on the target as the previous groups left it (hits,
+    wounds against the majority Toughness of the models in play, allocation
+    closest first with Look Out, Sir and Focus Fire, saves).
+
+    Example: exactodds 40k6 fire --attacker examples/40k6/tactical_squad_mixed_weapons.toml
+    --target examples/40k6/ork_boyz_sluggas.toml --range half
+    """
+    from ..profiles.wh40k6 import load_unit
+    from ..rules.wh40k6 import exchange
+
+    a, t = load_unit(p.attacker.path), load_unit(p.target.path)
+    if not exchange.can_shoot(a):
+        raise ParamError("{attacker} " + literal(f"{a.name!r} cannot shoot: none of its model lines has a ranged "
+                                                 "weapon (weapon = \"NAME\" and a [weapons.NAME] table)"))
+    pipe = exchange.fire_pipeline(a, t, None, p.order, p.focus_fire, p.snap, p.moved, p.range, p.distance)
+    run = pipe.run(rules.casualties.start_state(t))
+    stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}
+    query = {"attacker": p.attacker.written, "target": p.target.written, "attacker_unit": a.name, "unit": t.name,
+             "models": t.size, "groups": pipe.names, "range": p.range,
+             "distance": None if p.distance is None else str(p.distance), "moved": p.moved, "snap": p.snap,
+             "focus_fire": p.focus_fire}
+    casualties = stages[pipe.names[-1]] if pipe.names else Dist.constant(0)
+    extras = {"p_unit_destroyed": casualties.pmf(t.size),
+              "mean_casualties_after": {name: stages[name].mean() for name in pipe.names}}
+    return Answer(casualties, {k: v for k, v in query.items() if v not in (None, False)}, extras, stages=stages)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AssaultParams(Params):
+    """The whole assault between two unit files."""
+
+    attacker: ProfileRef = param(ProfileFile(), "The charging unit's TOML file.", metavar="UNIT.toml")
+    defender: ProfileRef = param(ProfileFile(), "The charged unit's TOML file (its ranged weapons fire "
+                                 "Overwatch).", metavar="UNIT.toml")
+    distance: Fraction = param(Inches(), "Inches from the first charger to the enemy, 0 to 12.")
+    rounds: int = param(Count(1, 20, "a number of rounds"), "Rounds of combat at most (further rounds while "
+                        "both units are locked).", 1)
+    no_overwatch: bool = param(Flag(), "The charged unit does not fire Overwatch.", False)
+    stage: str | None = param(Text(), "Report one stage instead: overwatch, charge, 'round 1'...", None,
+                              metavar="NAME")
+
+    def check(self) -> None:
+        if self.distance > 12:
+            raise ParamError("{distance} " + literal(f"{self.distance} is over 12 inches: no charge roll reaches "
+                                                     "it (2D6 at most 12)"))
+
+
+@define("40k6", "assault", AssaultParams)
+def assault(p: AssaultParams) -> Answer:
+    """The whole assault: Overwatch (snap shots at the charger), the charge roll
+    (the slowest method among the charger's survivors), fight rounds by
+    Initiative (+1 Attack charging), combat result, morale, sweeping advance.
+
+    Example: exactodds 40k6 assault --attacker examples/40k6/ork_boyz_sluggas.toml
+    --defender examples/40k6/tactical_squad_mixed_weapons.toml --distance 7 --rounds 3
+    """
+    from ..profiles.wh40k6 import load_unit
+    from ..rules.scenario import Scenario
+    from ..rules.wh40k6.exchange import Assault
+    from .scenario import scenario_answer
+
+    try:
+        a = load_unit(p.attacker.path, melee=True)
+    except InputError as e:
+        raise ParamError("{attacker} " + literal(e)) from None
+    try:
+        d = load_unit(p.defender.path, melee=True)
+    except InputError as e:
+        raise ParamError("{defender} " + literal(e)) from None
+    sc = Scenario({"attacker": a, "defender": d},
+                  [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault")])
+    stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"
+                                          else f"assault: {p.stage}")
+    answer = scenario_answer(sc, {"attacker": p.attacker.written, "defender": p.defender.written,
+                                  "distance": str(p.distance), "rounds": p.rounds,
+                                  "overwatch": not p.no_overwatch}, stage)
+    charge = answer.stages["assault: charge"]
+    answer.extras["p_charge_fails"] = charge.prob(lambda x: x.attacker_status == "charge failed")
+    end = answer.dist
+    answer.extras["p_defender_swept"] = end.prob(lambda x: x.defender_status == "swept")
+    answer.extras["p_attacker_swept"] = end.prob(lambda x: x.attacker_status == "swept")
+    answer.extras["p_still_locked"] = end.prob(lambda x: x.attacker_status == "locked")
+    return answer

@@ -22,10 +22,24 @@ A unit file::
     # close combat (required by `fight`; all or none of the first five):
     ws = 4
     initiative = 4
-    attacks = 2
+    attacks = 2                      # or random: "D3", "D6", "D3+1" (one roll per model)
     strength = 4
     leadership = 9
     ap = 3                           # optional: no AP when absent
+    # ranged weapons (required by shooting from the unit file, Overwatch in an assault):
+    bs = 4                           # Ballistic Skill 1-10 (required with weapons)
+    weapon = "bolter"                # or weapons = ["bolt pistol", "plasma pistol"]
+    charge_roll = "2d6"              # optional: 2d6 (default), 3d6kh2, 3d6kl2
+
+    [weapons.bolter]                 # one table per weapon named by a model line
+    range = 24                       # optional, inches (out of range: no fire; rapid-fire: half)
+    shots = 1                        # per model (default 1); for template/blast: models hit
+    strength = 4                     # required, 1-10
+    ap = 5                           # optional (no AP when absent)
+    type = "normal"                  # optional: normal, template, blast, artillery, no-bs
+    rules = ["rapid-fire"]           # optional weapon rules (as `40k6 shoot --rules`)
+    poisoned = 4                     # optional: Poisoned (X+)
+    random_shots = "D6"              # optional: each model fires D6 shots instead
 
 Errors name the file, the key and the expected type; unknown keys are
 refused so that a typo never silently changes an answer.
@@ -39,15 +53,18 @@ from typing import Any
 
 from ..core import InputError
 from ..rules.wh40k6 import Melee, Model, Unit
-from ..rules.wh40k6.traits import MODEL_RULES
+from ..rules.random_count import DiceCount
+from ..rules.wh40k6.traits import MODEL_RULES, WEAPON_RULES
+from ..rules.wh40k6.units import WEAPON_TYPES, Weapon
 from ..rules.wh40k6.vehicles import Vehicle
 from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
 
-UNIT_KEYS = {"name", "models"}
+UNIT_KEYS = {"name", "models", "weapons"}
+WEAPON_KEYS = {"range", "shots", "strength", "ap", "type", "rules", "poisoned", "random_shots"}
 MELEE_REQUIRED = ("ws", "initiative", "attacks", "strength", "leadership")
 MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "cover", "character",
               "look_out_sir", *MELEE_REQUIRED, "ap", "feel_no_pain", "eternal_warrior", "wounds_left",
-              "rules"}
+              "rules", "bs", "weapon", "weapons", "charge_roll"}
 _SAVE = re.compile(r"^\s*([2-6])\s*\+\s*$")
 
 
@@ -82,10 +99,58 @@ def _melee(m: dict, path: Path, where: str, needed: bool) -> Melee | None:
             why = "a fight needs the close-combat profile" if needed else \
                 f"the close-combat profile is all of {', '.join(MELEE_REQUIRED)} (ap optional) or none of them"
             raise InputError(f"{path}: {where}.{k} is missing; expected a whole number ({why})")
-    values = {k: require(m, k, int, path, where, check=between(0 if k == "attacks" else 1, 10))
-              for k in MELEE_REQUIRED}
+    values: dict[str, Any] = {k: require(m, k, int, path, where, check=between(1, 10))
+                              for k in MELEE_REQUIRED if k != "attacks"}
+    attacks = require(m, "attacks", (int, str), path, where)
+    if isinstance(attacks, int) and not 0 <= attacks <= 10:
+        raise InputError(f"{path}: {where}.attacks = {attacks}: must be from 0 to 10 (or random: \"D3\", \"D6\"...)")
+    if isinstance(attacks, str):
+        try:
+            attacks = DiceCount.parse(attacks, "an Attacks value")
+        except InputError as e:
+            raise InputError(f"{path}: {where}.attacks: {e}") from None
+    values["attacks"] = attacks
     ap = optional(m, "ap", int, path, where, check=between(1, 6))
     return Melee(ap=ap, **values)
+
+
+def _weapon(name: str, w: object, path: Path) -> Weapon:
+    where = f"weapons.{name}"
+    if not isinstance(w, dict):
+        raise InputError(f"{path}: {where} must be a table ([weapons.\"{name}\"])")
+    no_unknown_keys(w, WEAPON_KEYS, path, where)
+    rules = optional(w, "rules", list, path, where, default=[])
+    for r in rules:
+        if not isinstance(r, str) or r not in WEAPON_RULES:
+            raise InputError(f"{path}: {where}.rules: unknown rule {r!r:.60}; allowed: {', '.join(WEAPON_RULES)}")
+    kind = optional(w, "type", str, path, where, default="normal")
+    if kind not in WEAPON_TYPES:
+        raise InputError(f"{path}: {where}.type = {kind!r:.40}: expected one of {', '.join(WEAPON_TYPES)}")
+    try:
+        return Weapon(name=name, strength=require(w, "strength", int, path, where, check=between(1, 10)),
+                      shots=optional(w, "shots", int, path, where, default=1, check=between(1, 100)),
+                      ap=optional(w, "ap", int, path, where, check=between(1, 6)), weapon_type=kind,
+                      rules=tuple(rules), poisoned=_save(w, "poisoned", path, where, "a Poisoned roll"),
+                      random_shots=optional(w, "random_shots", str, path, where),
+                      range=optional(w, "range", int, path, where, check=between(1, 1000)))
+    except InputError as e:
+        raise InputError(f"{path}: {e}") from None
+
+
+def _model_weapons(m: dict, path: Path, where: str) -> tuple[str, ...]:
+    one = optional(m, "weapon", str, path, where)
+    many = optional(m, "weapons", list, path, where, default=[])
+    if one is not None and many:
+        raise InputError(f"{path}: {where}: give weapon or weapons, not both")
+    for w in many:
+        if not isinstance(w, str):
+            raise InputError(f"{path}: {where}.weapons: {w!r:.40} is not a weapon name (text)")
+    return (one,) if one is not None else tuple(many)
+
+
+def unit_from_doc(doc: dict, path: Path, melee: bool = False, default_name: str | None = None) -> Unit:
+    """A unit from a parsed unit file (or an inline table of a scenario file)."""
+    return _unit(doc, path, melee, default_name)
 
 
 def load_unit(path: str | Path, melee: bool = False) -> Unit:
@@ -93,9 +158,14 @@ def load_unit(path: str | Path, melee: bool = False) -> Unit:
     if not isinstance(path, (str, Path)):
         raise InputError(f"a unit file is given by its path (text), not {path!r:.60}")
     path = Path(path)
-    doc = load_toml(path)
+    return _unit(load_toml(path), path, melee)
+
+
+def _unit(doc: dict, path: Path, melee: bool, default_name: str | None = None) -> Unit:
     no_unknown_keys(doc, UNIT_KEYS, path)
-    name = optional(doc, "name", str, path, default=path.stem)
+    name = optional(doc, "name", str, path, default=default_name or path.stem)
+    tables = optional(doc, "weapons", dict, path, default={})
+    weapons = tuple(_weapon(k, v, path) for k, v in tables.items())
     lines = require(doc, "models", list, path)
     if not lines:
         raise InputError(f"{path}: models is empty; expected at least one [[models]] table")
@@ -125,10 +195,13 @@ def load_unit(path: str | Path, melee: bool = False) -> Unit:
             eternal_warrior=optional(m, "eternal_warrior", bool, path, where, default=False),
             wounds_left=optional(m, "wounds_left", int, path, where, check=between(1, 10)),
             rules=_rules(m, path, where),
+            bs=optional(m, "bs", int, path, where, check=between(1, 10)),
+            weapons=_model_weapons(m, path, where),
+            charge_roll=optional(m, "charge_roll", str, path, where, default="2d6"),
         )
         models.append(model_kwargs)
     try:
-        return Unit(tuple(Model(**kw) for kw in models), name)
+        return Unit(tuple(Model(**kw) for kw in models), name, weapons)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
 

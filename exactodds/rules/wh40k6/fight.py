@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
@@ -107,6 +108,11 @@ class Survivors(NamedTuple):
     defender_survivors: int
 
 
+def _wounding_hits(attacks: int, p: Fraction) -> Dist:
+    """Wounding hits among ``attacks`` independent attacks each wounding with chance ``p``."""
+    return successes(attacks, p)
+
+
 def _profiles(unit: Unit, role: str) -> list[Melee]:
     require_type(unit, Unit, f"the {role}")
     missing = [m.name for m in unit.models if m.melee is None]
@@ -149,16 +155,17 @@ def _striker(unit: Unit, target: Unit, charging: bool, charged: bool) -> Callabl
         if foe.alive() and any(alive):
             target_ws, toughness = majority_ws(target, foe), majority_toughness(target, foe)
             for j, n in enumerate(alive):
-                attacks = n * (melee[j].attacks + bonus[j]) if n else 0
-                if not attacks:
+                attacks = melee[j].attack_counts(n, bonus[j]) if n else Dist.constant(0)
+                if not max(attacks.support()):
                     continue
                 # hit then wound, each attack independent: Binomial(attacks, p_hit p_wound), O(attacks)
+                # (random Attacks, e.g. D3 each: mixed over their total, O(attacks^2))
                 p_hit = ws_target(melee[j].ws, target_ws).chance()
                 if hatred[j]:  # reroll failed to-hit rolls: p + (1 - p) p
                     p_hit = p_hit + (1 - p_hit) * p_hit
                 p = p_hit * wound_target(melee[j].strength, toughness).chance()
                 # O(attacks x target states), equal states merged
-                result = kernels[j].run(successes(attacks, p), result)
+                result = kernels[j].run(attacks.then(partial(_wounding_hits, p=p)), result)
         memo[key] = result
         return result
 
@@ -202,6 +209,37 @@ def _check_side(side: object) -> None:
         raise InputError(f"side {side!r:.40} is not allowed: use {ATTACKER!r} or {DEFENDER!r}")
 
 
+def _leadership(models: list, state: UnitState) -> int:
+    return max((models[i].melee.leadership for i in state.alive()), default=0)
+
+
+def combat_result_of(a_models: list, d_models: list, state: FightState) -> CombatResult:
+    """The combat result of a fight state (``a_models``, ``d_models``: each unit's
+    :meth:`~.units.Unit.expanded` models): survivors, the unsaved wounds each side
+    inflicted (counted in the states since the fight began), each side's
+    highest Leadership and morale rule among its models in play. O(models)."""
+    return CombatResult(state.attacker.survivors(), state.defender.survivors(),
+                        state.defender.unsaved, state.attacker.unsaved,
+                        _leadership(a_models, state.attacker), _leadership(d_models, state.defender),
+                        _morale_rule(a_models, state.attacker), _morale_rule(d_models, state.defender))
+
+
+@lru_cache(maxsize=4096)
+def who_falls_back(res: CombatResult) -> Dist:
+    """The loser's morale test: Dist over :data:`ATTACKER`, :data:`DEFENDER` (the
+    side that failed and falls back) or :data:`NOBODY` (a draw, a destroyed
+    unit, a passed or Fearless test). 2D6 <= Ld - difference (Stubborn: Ld), a
+    double 1 passes. O(36)."""
+    diff = res.attacker_inflicted - res.defender_inflicted
+    if not (diff and res.attacker_survivors and res.defender_survivors):
+        return Dist.constant(NOBODY)
+    who, ld = (DEFENDER, res.defender_leadership) if diff > 0 else (ATTACKER, res.attacker_leadership)
+    rule = res.attacker_morale if who == ATTACKER else res.defender_morale
+    if rule == "fearless":  # passes automatically
+        return Dist.constant(NOBODY)
+    return test_against(ld if rule == "stubborn" else ld - abs(diff)).map(lambda r: who if r == FAIL else NOBODY)
+
+
 def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> Pipeline:
     """The steps of one fight: each Initiative step from 10 down to 1 where
     a model strikes, the combat result and the loser's morale test.
@@ -217,7 +255,7 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
     d_strike = _striker(defender, attacker, False, attacker_charged)
     w_a = sum(m.wounds * m.count for m in attacker.models)
     w_d = sum(m.wounds * m.count for m in defender.models)
-    max_attacks = max(sum((p.attacks + RAGE_BONUS) * m.count for p, m in zip(ms, u.models, strict=True))
+    max_attacks = max(sum((p.most_attacks() + RAGE_BONUS) * m.count for p, m in zip(ms, u.models, strict=True))
                       for ms, u in ((a_melee, attacker), (d_melee, defender)))
     check_size((w_a + 1) * (w_d + 1) * (max_attacks + 1), f"a fight of {attacker.size} against {defender.size} models")
     steps = sorted({p.initiative for p in a_melee + d_melee}, reverse=True)
@@ -233,33 +271,13 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
 
     a_models, d_models = attacker.expanded(), defender.expanded()
 
-    def leadership(models: list, state: UnitState) -> int:
-        return max((models[i].melee.leadership for i in state.alive()), default=0)
-
-    def has(models: list, state: UnitState, rule: str) -> bool:
-        """A unit has a morale rule when one of its models in play has it."""
-        return any(rule in models[i].rules for i in state.alive())
-
     def combat_result(state: FightState) -> CombatResult:
         """Unsaved wounds inflicted by each side, survivors and their Leadership."""
-        return CombatResult(state.attacker.survivors(), state.defender.survivors(),
-                            state.defender.unsaved, state.attacker.unsaved,
-                            leadership(a_models, state.attacker), leadership(d_models, state.defender),
-                            _morale_rule(a_models, state.attacker), _morale_rule(d_models, state.defender))
+        return combat_result_of(a_models, d_models, state)
 
     def morale(res: CombatResult) -> Dist:
         """The loser's morale test (2D6 <= Ld - difference, a double 1 passes); failed: it falls back."""
-        diff = res.attacker_inflicted - res.defender_inflicted
-        who = NOBODY
-        if diff and res.attacker_survivors and res.defender_survivors:
-            who, ld = (DEFENDER, res.defender_leadership) if diff > 0 else (ATTACKER, res.attacker_leadership)
-        if who == NOBODY:
-            return Dist.constant(FightEnd(res.attacker_survivors, res.defender_survivors, NOBODY))
-        rule = res.attacker_morale if who == ATTACKER else res.defender_morale
-        if rule == "fearless":  # passes automatically
-            return Dist.constant(FightEnd(res.attacker_survivors, res.defender_survivors, NOBODY))
-        return test_against(ld if rule == "stubborn" else ld - abs(diff)).map(
-            lambda r: FightEnd(res.attacker_survivors, res.defender_survivors, who if r == FAIL else NOBODY))
+        return who_falls_back(res).map(lambda who: FightEnd(res.attacker_survivors, res.defender_survivors, who))
 
     return (Pipeline(tuple(initiative_step(i) for i in steps))
             >> Step.map("combat result", combat_result) >> Step.kernel("morale", morale))

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core import InputError
+from ...core import Dist, InputError
 from ...core.checks import whole_number
 from ..common import save_value
 from ..random_count import DiceCount
+from .assault import CHARGE_ROLLS
 from .traits import RANGES, check_feel_no_pain, check_model_rules, check_weapon_rules
 
 WEAPON_TYPES = ("normal", "template", "blast", "artillery", "no-bs")
@@ -46,15 +47,29 @@ class Melee:
 
     ws: int
     initiative: int
-    attacks: int
+    attacks: int | DiceCount
     strength: int
     leadership: int
     ap: int | None = None
 
+    def most_attacks(self) -> int:
+        """The largest number of Attacks a model can make (before bonuses)."""
+        return self.attacks if isinstance(self.attacks, int) else max(self.attacks.dist().support())
+
+    def attack_counts(self, models: int, bonus: int) -> Dist:
+        """The Attacks of ``models`` models, each with ``bonus`` more: a number, or the
+        sum of one random roll per model. O(log models) convolutions."""
+        if isinstance(self.attacks, int):
+            return Dist.constant(models * (self.attacks + bonus))
+        return self.attacks.total(models).map(lambda a: a + models * bonus)
+
     def __post_init__(self) -> None:
         whole_number(self.ws, "WS", 1, 10)
         whole_number(self.initiative, "Initiative", 1, 10)
-        whole_number(self.attacks, "Attacks", 0, 10)
+        if isinstance(self.attacks, (str, DiceCount)):  # random Attacks: D3, D6, D3+1...
+            object.__setattr__(self, "attacks", DiceCount.parse(self.attacks, "an Attacks value"))
+        else:
+            whole_number(self.attacks, "Attacks", 0, 10)
         whole_number(self.strength, "Strength", 1, 10)
         whole_number(self.leadership, "Leadership", 1, 10)
         if self.ap is not None:
@@ -84,9 +99,24 @@ class Model:
     eternal_warrior: bool = False
     wounds_left: int | None = None
     rules: tuple[str, ...] = ()
+    bs: int | None = None
+    weapons: tuple[str, ...] = ()
+    charge_roll: str = "2d6"
 
     def __post_init__(self) -> None:
         require_type(self.name, str, "a model's name")
+        if self.bs is not None:
+            whole_number(self.bs, f"{self.name}: bs", 1, 10)
+        require_type(self.weapons, (tuple, list), f"{self.name}: weapons")
+        object.__setattr__(self, "weapons", tuple(self.weapons))
+        for w in self.weapons:
+            require_type(w, str, f"{self.name}: each weapon name")
+        if self.weapons and self.bs is None:
+            raise InputError(f"{self.name}: a model with ranged weapons needs its bs (Ballistic Skill 1 to 10)")
+        require_type(self.charge_roll, str, f"{self.name}: charge_roll")
+        if self.charge_roll not in CHARGE_ROLLS:
+            raise InputError(f"{self.name}: charge_roll {self.charge_roll!r:.40} is not allowed: use one of "
+                             f"{', '.join(CHARGE_ROLLS)}")
         whole_number(self.toughness, f"{self.name}: toughness", 1, 10)
         whole_number(self.wounds, f"{self.name}: wounds", 1, 10)
         whole_number(self.count, f"{self.name}: count", 1, 1000)
@@ -108,20 +138,74 @@ class Model:
 
 
 @dataclass(frozen=True)
+class Weapon:
+    """A named ranged weapon profile, carried by model lines of a unit
+    (``weapon = "NAME"`` / ``weapons = [...]`` in a unit file): the shots
+    each model fires, Strength, AP, type and special rules, as in
+    :class:`Shooting` (``shots`` is per model; ``random_shots`` replaces it)."""
+
+    name: str
+    strength: int
+    shots: int = 1
+    ap: int | None = None
+    weapon_type: str = "normal"
+    rules: tuple[str, ...] = ()
+    poisoned: int | None = None
+    random_shots: str | None = None
+    range: int | None = None
+    """Range in inches, when known: beyond it the weapon does not fire, and
+    within half of it a Rapid Fire weapon fires twice."""
+
+    def attack(self, models: int, bs: int | None, snap: bool = False, moved: bool = False,
+               range: str | None = None) -> Shooting:
+        """The :class:`Shooting` of ``models`` models firing this weapon at ``bs``
+        (a weapon that places its hits fires one template or marker per model,
+        ``shots`` models hit each)."""
+        placed = self.weapon_type != "normal"
+        rng = range if "rapid-fire" in self.rules else None
+        if "rapid-fire" in self.rules and rng is None:
+            rng = "full"
+        return Shooting(shots=models if self.random_shots is not None else models * self.shots,
+                        strength=self.strength, bs=None if placed else bs, ap=self.ap,
+                        snap=snap, weapon_type=self.weapon_type, rules=self.rules, poisoned=self.poisoned,
+                        random_shots=self.random_shots, moved=moved, range=rng)
+
+    def __post_init__(self) -> None:
+        require_type(self.name, str, "a weapon's name")
+        whole_number(self.shots, f"weapon {self.name}: shots", 1, 100)
+        object.__setattr__(self, "rules", tuple(self.rules))
+        if self.range is not None:
+            whole_number(self.range, f"weapon {self.name}: range (inches)", 1, 1000)
+        try:  # the profile's values are those of one shooting attack
+            self.attack(1, 4 if self.weapon_type == "normal" else None, range="full")
+        except InputError as e:
+            raise InputError(f"weapon {self.name}: {e}") from None
+
+
+@dataclass(frozen=True)
 class Unit:
-    """A unit: its model lines, closest to the enemy first."""
+    """A unit: its model lines, closest to the enemy first, and the ranged
+    weapon profiles its lines name (``weapons``)."""
 
     models: tuple[Model, ...]
     name: str = "unit"
+    weapons: tuple[Weapon, ...] = ()
 
     def __post_init__(self) -> None:
         require_type(self.name, str, "a unit's name")
         require_type(self.models, (tuple, list), f"{self.name}: models")
         object.__setattr__(self, "models", tuple(self.models))
+        object.__setattr__(self, "weapons", tuple(self.weapons))
         for m in self.models:
             require_type(m, Model, f"{self.name}: each model line")
         if not self.models:
             raise InputError(f"{self.name}: a unit needs at least one model")
+        known = {w.name for w in self.weapons}
+        for m in self.models:
+            for w in m.weapons:
+                if w not in known:
+                    raise InputError(f"{self.name}: {m.name}: weapon {w!r} has no profile; profiles are: "
+                                     f"{', '.join(sorted(known)) or '(none)'}")
         names = [m.name for m in self.models]
         for m in self.models:
             if isinstance(m.look_out_sir, str):
@@ -131,6 +215,13 @@ class Unit:
                 if names.count(m.look_out_sir) > 1:
                     raise InputError(f"{self.name}: look_out_sir names {m.look_out_sir!r}, but several lines "
                                      "have that name; give the lines distinct names")
+
+    def weapon(self, name: str) -> Weapon:
+        """The weapon profile called ``name``."""
+        for w in self.weapons:
+            if w.name == name:
+                return w
+        raise InputError(f"{self.name}: no weapon {name!r}; weapons are: {', '.join(w.name for w in self.weapons)}")
 
     def expanded(self) -> list[Model]:
         """One entry per model (lines repeated ``count`` times), closest first."""

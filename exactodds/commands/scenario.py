@@ -1,0 +1,170 @@
+"""``scenario``: a whole exchange from a scenario file — steps in sequence on
+shared unit states, over turns (see :mod:`exactodds.profiles.scenario`)."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..answer import Answer
+from ..core import check_size
+from ..rules.hd_volley import Volley
+from ..rules.scenario import Scenario, World, p_destroyed
+from .kinds import Count, Inches, ProfileFile, ProfileRef, Text
+from .params import ParamError, Params, literal, param
+from .registry import define
+
+DESTROYED, NOTHING = "destroyed", "-"
+
+
+def outcome_type(names: list[str]) -> Any:
+    """The named tuple of an end state: survivors and status of each unit."""
+    fields = [f for n in names for f in (n, f"{n}_status")]
+    return namedtuple("EndState", fields)
+
+
+def end_state(names: list[str]) -> Any:
+    """``World -> EndState``: each unit's survivors and status (``destroyed``,
+    ``swept``, ``falling back``, ``locked``, ``-``...)."""
+    kind = outcome_type(names)
+
+    def f(w: World) -> Any:
+        values: list[Any] = []
+        for s, status in zip(w.units, w.statuses, strict=True):
+            alive = s.survivors()
+            shown = status if status == "swept" else DESTROYED if not alive else status or NOTHING
+            values += [alive, "locked" if shown == "charging" else shown]
+        return kind(*values)
+
+    return f
+
+
+def check_scenario_size(sc: Scenario) -> None:
+    """Refuse a scenario too large, before any work: the joint states (the
+    product over the units of their total wounds + 1) times, for each step
+    of each turn, its branching (a shooting attack: the firer's most shots +
+    1; an assault or a fight: rounds x (the most attacks of either side + 1);
+    a morale test: 1)."""
+    from ..rules.wh40k6.exchange import Assault, Fight, Shoot, weapon_groups
+
+    joint = 1
+    for u in sc.units.values():
+        joint *= sum(m.wounds * m.count for m in u.models) + 1
+
+    def attacks(u: Any) -> int:
+        return sum(((m.melee.most_attacks() if m.melee else 0) + 2) * m.count for m in u.models)
+
+    branching = 0
+    for s in sc.steps:
+        if isinstance(s, Shoot):
+            branching += sum(g.weapon.shots * g.models * 2 for g in weapon_groups(sc.units[s.unit])) + 1
+        elif isinstance(s, (Assault, Fight)):
+            branching += s.rounds * (max(attacks(sc.units[s.attacker]), attacks(sc.units[s.defender])) + 1)
+        else:
+            branching += 1
+    check_size(joint * branching * sc.turns, f"a scenario of {len(sc.units)} units, {len(sc.steps)} steps and "
+                                             f"{sc.turns} turns")
+
+
+def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answer:
+    """Run ``sc`` and answer with its joint end state (or the stage ``stage``),
+    each unit's P(destroyed) and mean survivors, and with several turns
+    P(destroyed by the end of turn t)."""
+    check_scenario_size(sc)
+    pipeline = sc.pipeline()
+    if stage is not None and stage not in ["start", *pipeline.names]:
+        raise ParamError("{stage} " + literal(f"{stage!r} is not a stage; stages are: "
+                                              f"{', '.join(['start', *pipeline.names])}"))
+    run = pipeline.run(sc.start_world())
+    names = sc.names
+    label = end_state(names)
+    final = run[stage] if stage is not None else run.final
+    extras: dict[str, Any] = {
+        "p_destroyed": {n: p_destroyed(final, i) for i, n in enumerate(names)},
+        "mean_survivors": {n: final.map(_survivors(i)).mean() for i, n in enumerate(names)},
+    }
+    if sc.turns > 1 and stage is None:
+        ends = sc.turn_ends()
+        extras["p_destroyed_by_turn"] = {n: {str(t): p_destroyed(run[e], i) for t, e in enumerate(ends, 1)}
+                                         for i, n in enumerate(names)}
+    stages = {name: d.map(label) for name, d in run.stages.items()}
+    return Answer(final.map(label), {**query, "units": {n: u.name for n, u in sc.units.items()},
+                                     "steps": pipeline.names if stage is None else [stage]},
+                  extras, stages=stages)
+
+
+def _survivors(i: int) -> Any:
+    """``World -> int``: unit ``i``'s models in play."""
+    return lambda w: w.units[i].survivors()
+
+
+def volley_answer(v: Volley, query: dict, stage: str | None = None) -> Answer:
+    """Hell Dorado shots into one melee: the joint total hits on every fighter,
+    P(at least one friend hit), the mean hits on each; with ``wounds``,
+    P(each fighter out), by turn with several turns."""
+    pipeline = v.pipeline()
+    if stage is not None and stage not in ["start", *pipeline.names]:
+        raise ParamError("{stage} " + literal(f"{stage!r} is not a stage; stages are: "
+                                              f"{', '.join(['start', *pipeline.names])}"))
+    run = pipeline.run(tuple(0 for _ in v.names))
+    kind = namedtuple("Hits", v.names, rename=True)  # type: ignore[misc]
+    final = run[stage] if stage is not None else run.final
+    extras: dict[str, Any] = {
+        "p_friend_hit": v.p_friend_hit(final),
+        "mean_hits": {n: final.map(_total(i)).mean() for i, n in enumerate(v.names)},
+    }
+    if v.wounds:
+        extras["p_out"] = {n: v.p_out(final, n) for n in v.wounds}
+        if v.turns > 1 and stage is None:
+            extras["p_out_by_turn"] = {n: {str(t): v.p_out(run[e], n) for t, e in enumerate(v.turn_ends(), 1)}
+                                       for n in v.wounds}
+    stages = {name: d.map(lambda t: kind(*t)) for name, d in run.stages.items()}
+    return Answer(final.map(lambda t: kind(*t)), {**query, "system": "hd", "melee": list(v.names),
+                                                 "steps": pipeline.names if stage is None else [stage]},
+                  extras, stages=stages)
+
+
+def _total(i: int) -> Any:
+    return lambda totals: totals[i]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScenarioParams(Params):
+    """A scenario file: units named once, steps in order, turns."""
+
+    file: ProfileRef = param(ProfileFile(), "The scenario's TOML file (units, [[steps]], turns).", positional=True,
+                             metavar="SCENARIO.toml")
+    turns: int | None = param(Count(1, 20, "a number of turns"), "Repeat the steps this many turns (default: the "
+                              "file's turns).", None)
+    distance: Fraction | None = param(Inches(), "Charge distance of every assault step (default: each step's).",
+                                      None)
+    rounds: int | None = param(Count(1, 20, "a number of rounds"), "Rounds of every assault and fight step "
+                               "(default: each step's).", None)
+    stage: str | None = param(Text(), "Report one intermediate stage (as listed in the answer's steps).", None,
+                              metavar="NAME")
+
+    def check(self) -> None:
+        if self.distance is not None and self.distance > 12:
+            raise ParamError("{distance} " + literal(f"{self.distance} is over 12 inches: no charge roll reaches it"))
+
+
+@define("scenario", None, ScenarioParams)
+def scenario(p: ScenarioParams) -> Answer:
+    """The joint end state of a scenario: survivors and status of every unit,
+    each unit's P(destroyed) and mean survivors; with turns, P(destroyed by the
+    end of each turn).
+
+    Example: exactodds scenario examples/scenarios/assault_through_overwatch.toml
+    """
+    from ..profiles.scenario import load_scenario
+
+    sc = load_scenario(p.file.path, p.turns, p.distance, p.rounds)
+    query: dict[str, Any] = {"file": p.file.written, "turns": sc.turns}
+    if isinstance(sc, Volley):
+        return volley_answer(sc, query, p.stage)
+    for k in ("distance", "rounds"):
+        if getattr(p, k) is not None:
+            query[k] = str(getattr(p, k))
+    return scenario_answer(sc, query, p.stage)

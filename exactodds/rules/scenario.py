@@ -1,0 +1,162 @@
+"""Scenarios: several steps in sequence on shared unit states, over turns.
+
+A scenario names its units once and lists its steps in order (shooting
+attacks, assaults, fights, morale tests...); the state of the whole battle
+is a :class:`World`: one state per unit (wounds left per model, a
+:class:`~exactodds.rules.allocation.UnitState`) and one status per unit
+(``"locked"``, ``"falling back"``...). Each step is a Markov kernel on
+worlds, so a unit's state after one step is where the next step starts,
+and ``turns`` repeats the whole list with the state carried over.
+
+The steps themselves belong to the rule systems (e.g.
+:mod:`exactodds.rules.wh40k6.exchange`): a step spec has a ``kind``, a
+``name`` and ``build(index, units)`` giving its pipeline steps on worlds
+(``index``: unit name -> position in the world).
+
+Cost: the sum over the steps of (distinct worlds before the step) x (the
+step's cost from one world); equal worlds are merged after every step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, NamedTuple, Protocol
+
+from ..core import Dist, InputError, Pipeline, Run, Step
+from .allocation import UnitState
+
+MAX_TURNS = 20
+
+
+class World(NamedTuple):
+    """Every unit's state and status, in the scenario's unit order."""
+
+    units: tuple[UnitState, ...]
+    statuses: tuple[str, ...]
+
+    def put(self, i: int, state: UnitState, status: str | None = None) -> World:
+        """This world with unit ``i``'s state (and status) replaced."""
+        units = self.units[:i] + (state,) + self.units[i + 1:]
+        if status is None:
+            return self._replace(units=units)
+        return World(units, self.statuses[:i] + (status,) + self.statuses[i + 1:])
+
+
+class StepSpec(Protocol):
+    """One step of a scenario (see the module docstring)."""
+
+    kind: str
+    name: str
+
+    def build(self, index: Mapping[str, int], units: Mapping[str, Any]) -> list[Step]:  # pragma: no cover
+        ...
+
+    def units_named(self) -> list[str]:  # pragma: no cover
+        ...
+
+
+def check_turns(turns: object) -> None:
+    """Refuse ``turns`` unless a whole number from 1 to :data:`MAX_TURNS`."""
+    if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= MAX_TURNS:
+        raise InputError(f"turns {turns!r:.20} is not allowed: use a whole number from 1 to {MAX_TURNS}")
+
+
+TURN_CLEARED = ("charge failed",)
+"""Statuses that last until the end of the turn only."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Units by name (in order), steps in order, and the number of turns.
+
+    ``start`` gives each unit's starting state (default: every model at its
+    ``wounds_left`` or full wounds)."""
+
+    units: Mapping[str, Any]
+    steps: Sequence[Any]
+    turns: int = 1
+    start: Mapping[str, UnitState] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", dict(self.units))
+        object.__setattr__(self, "steps", tuple(self.steps))
+        if not self.units:
+            raise InputError("a scenario needs at least one unit")
+        if not self.steps:
+            raise InputError("a scenario needs at least one step")
+        check_turns(self.turns)
+        for i, step in enumerate(self.steps, 1):
+            for name in step.units_named():
+                if name not in self.units:
+                    raise InputError(f"steps[{i}] ({step.kind}) names the unit {name!r:.40}, which is not a unit "
+                                     f"of the scenario (units: {', '.join(self.units)})")
+
+    @property
+    def names(self) -> list[str]:
+        """The unit names, in order."""
+        return list(self.units)
+
+    def start_world(self) -> World:
+        """Every unit at its starting state, no status."""
+        from .wh40k6.casualties import start_state
+
+        states = tuple(self.start.get(n) or start_state(u) for n, u in self.units.items())
+        return World(states, tuple("" for _ in states))
+
+    def step_names(self) -> list[str]:
+        """Each step's own name (``name``, or ``"KIND N"``), made unique."""
+        out: list[str] = []
+        for i, s in enumerate(self.steps, 1):
+            base = s.name or f"{s.kind} {i}"
+            out.append(base if base not in out else f"{base} ({i})")
+        return out
+
+    def pipeline(self) -> Pipeline:
+        """Every step of every turn, named ``"STEP"`` (one turn) or
+        ``"turn T: STEP"``, sub-steps as ``"STEP: SUB"``; a turn after the
+        first starts by clearing the statuses of :data:`TURN_CLEARED`."""
+        index = {n: i for i, n in enumerate(self.units)}
+        built = [(name, spec.build(index, self.units)) for name, spec in zip(self.step_names(), self.steps,
+                                                                             strict=True)]
+        steps: list[Step] = []
+        for t in range(1, self.turns + 1):
+            prefix = f"turn {t}: " if self.turns > 1 else ""
+            if t > 1:
+                steps.append(Step.map(f"turn {t}: start", _new_turn, "statuses that last a turn are cleared"))
+            for name, subs in built:
+                if len(subs) == 1:
+                    steps.append(Step(prefix + name, subs[0].apply, subs[0].doc))
+                else:
+                    steps.extend(Step(f"{prefix}{name}: {s.name}", s.apply, s.doc) for s in subs)
+        return Pipeline(tuple(steps))
+
+    def turn_ends(self) -> list[str]:
+        """The stage name at the end of each turn."""
+        names = self.pipeline().names
+        ends = []
+        for t in range(1, self.turns + 1):
+            prefix = f"turn {t}: " if self.turns > 1 else ""
+            ends.append([n for n in names if n.startswith(prefix)][-1])
+        return ends
+
+    def run(self) -> Run:
+        """Run every step from the start world; ``run.stages`` holds each one."""
+        return self.pipeline().run(self.start_world())
+
+
+def _new_turn(w: World) -> World:
+    return w._replace(statuses=tuple("" if s in TURN_CLEARED else s for s in w.statuses))
+
+
+def p_destroyed(dist: Dist, i: int) -> Fraction:
+    """P(unit ``i`` has no model left) in a Dist over worlds."""
+    return dist.prob(lambda w: not w.units[i].alive())
+
+
+def lift(i: int, kernel: Any) -> Any:
+    """A kernel on one unit's state as a kernel on worlds (unit ``i``)."""
+    def k(w: World) -> Dist:
+        return kernel(w.units[i]).map(lambda s: w.put(i, s))
+    return k

@@ -1,0 +1,563 @@
+"""Whole exchanges in Warhammer 40,000 6th edition: a unit's state flows
+from one step into the next.
+
+- **Several weapons in one shooting attack** (:func:`fire`): the firing
+  unit's models fire their ranged weapons one weapon group after another
+  (a group: the models of one BS carrying one weapon); each group rolls to
+  hit, to wound against the majority Toughness of the target's models still
+  in play, and allocates closest first (Look Out, Sir, Focus Fire, saves) on
+  the target as the previous groups left it. A target wiped out by an
+  earlier group takes nothing more.
+- **The whole assault** (:func:`assault_steps`): Overwatch by the charged
+  unit with its ranged weapons as snap shots, the charge roll with the
+  slowest method among the charger's surviving models, fight rounds by
+  Initiative (the charger with +1 Attack in the first), the combat result,
+  the loser's morale test and the sweeping advance, then further rounds.
+
+The state of one unit is a :class:`~exactodds.rules.allocation.UnitState`
+(wounds left per model); the state of an exchange between two units is an
+:class:`Engagement` (both units and how the assault stands). The steps are
+Markov kernels on these states, memoised per distinct state, so the cost of
+a step is (distinct states before it) x (the cost of one single-state step),
+equal states merged after each step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
+from ...dice import d6
+from ..allocation import UnitState
+from ..scenario import World
+from .assault import check_distance, unit_charge_roll
+from .casualties import start_state
+from .fight import ATTACKER, DEFENDER, NOBODY, FightState, combat_result_of, fight_pipeline, who_falls_back
+from .shooting import UNSAVED, shooting_pipeline
+from .units import CANNOT_SNAP, Shooting, Unit, Weapon, require_type
+
+# --------------------------------------------------------------------------- weapon groups
+
+
+@dataclass(frozen=True)
+class Group:
+    """One weapon group of a shooting attack: ``models`` models of one ``bs``
+    firing ``weapon``."""
+
+    weapon: Weapon
+    bs: int
+    models: int
+
+    @property
+    def label(self) -> str:
+        """``bolter x8 (BS 4)``."""
+        return f"{self.weapon.name} x{self.models} (BS {self.bs})"
+
+
+def alive_per_line(unit: Unit, state: UnitState) -> tuple[int, ...]:
+    """How many models of each line of ``unit`` are in play in ``state``. O(models)."""
+    counts = [0] * len(unit.models)
+    for i, line in enumerate(unit.line_of()):
+        if state.wounds[i] > 0:
+            counts[line] += 1
+    return tuple(counts)
+
+
+def weapon_order(unit: Unit, order: Sequence[str] | None = None) -> list[str]:
+    """The weapon names in firing order: ``order`` first (each must be a weapon
+    of the unit), then the others in the unit file's order."""
+    names = [w.name for w in unit.weapons]
+    chosen = list(order or ())
+    for name in chosen:
+        if name not in names:
+            raise InputError(f"order names {name!r:.40}, which is not a weapon of {unit.name} "
+                             f"(weapons: {', '.join(names) or 'none'})")
+    return chosen + [n for n in names if n not in chosen]
+
+
+def weapon_groups(unit: Unit, alive: Sequence[int] | None = None, order: Sequence[str] | None = None
+                  ) -> list[Group]:
+    """The weapon groups of ``unit`` with ``alive`` models per line (default:
+    all), in firing order: one group per (weapon, BS), lines merged."""
+    alive = [m.count for m in unit.models] if alive is None else list(alive)
+    groups: list[Group] = []
+    for name in weapon_order(unit, order):
+        by_bs: dict[int, int] = {}
+        for m, n in zip(unit.models, alive, strict=True):
+            if name in m.weapons and n and m.bs is not None:
+                by_bs[m.bs] = by_bs.get(m.bs, 0) + n
+        groups.extend(Group(unit.weapon(name), bs, n) for bs, n in by_bs.items())
+    return groups
+
+
+def can_shoot(unit: Unit) -> bool:
+    """Whether some model of ``unit`` carries a ranged weapon."""
+    return any(m.weapons for m in unit.models)
+
+
+def group_attack(group: Group, snap: bool = False, moved: bool = False, range: str | None = None,
+                 distance: Fraction | None = None) -> Shooting | None:
+    """The :class:`~.units.Shooting` of one group, or None when it cannot fire:
+    a weapon that cannot snap fire when the shots are snap shots (asked for, or
+    a Heavy weapon after moving), or a target beyond the weapon's range."""
+    w = group.weapon
+    if distance is not None and w.range is not None and distance > w.range:
+        return None
+    rng = range
+    if distance is not None and w.range is not None:
+        rng = "half" if 2 * distance <= w.range else "full"
+    heavy_snap = moved and "heavy" in w.rules and "relentless" not in w.rules
+    if (snap or heavy_snap) and w.weapon_type in CANNOT_SNAP:
+        return None
+    return w.attack(group.models, group.bs, snap=snap, moved=moved, range=rng)
+
+
+def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None = None) -> Kernel:
+    """One group's attack as a kernel on the target's state: the state after
+    hits, wounds (against the majority Toughness of the models in play),
+    allocation and saves; a target with no model left is unchanged. Memoised
+    per state: each distinct state costs one shooting pipeline (see
+    :func:`~.shooting.shooting_pipeline`)."""
+    memo: dict[UnitState, Dist] = {}
+    shots = attack.shot_counts()
+
+    def kernel(state: UnitState) -> Dist:
+        got = memo.get(state)
+        if got is None:
+            if not state.alive():
+                got = Dist.constant(state)
+            else:
+                got = shooting_pipeline(attack, target, focus_fire, state).run(shots)[UNSAVED]
+            memo[state] = got
+        return got
+
+    return kernel
+
+
+def fire_pipeline(firer: Unit, target: Unit, alive: Sequence[int] | None = None, order: Sequence[str] | None = None,
+                  focus_fire: int | str | None = None, snap: bool = False, moved: bool = False,
+                  range: str | None = None, distance: Fraction | None = None) -> Pipeline:
+    """One shooting attack of ``firer``'s weapons at ``target``, one step per
+    weapon group (named after it, e.g. ``"bolter x8 (BS 4)"``), in firing order.
+
+    Cost: the sum over the groups of (distinct target states before the group)
+    x (one shooting pipeline from that state); the distinct states are at most
+    the target's total wounds + 1 without Look Out, Sir or Instant Death.
+    """
+    require_type(firer, Unit, "the firing unit")
+    require_type(target, Unit, "the target unit")
+    if not can_shoot(firer):
+        raise InputError(f"{firer.name} cannot shoot: none of its models has a ranged weapon "
+                         "(give a model line weapon = \"NAME\" and a [weapons.NAME] table)")
+    steps = []
+    total = sum(m.wounds * m.count for m in target.models)
+    for group in weapon_groups(firer, alive, order):
+        attack = group_attack(group, snap, moved, range, distance)
+        if attack is None:
+            continue
+        check_size((total + 1) * (attack.most_shots() + 1) * (target.size + 1),
+                   f"{group.label} at a unit of {target.size} models")
+        steps.append(Step.kernel(group.label, attack_kernel(attack, target, focus_fire),
+                                 f"{group.label} fires at {target.name}"))
+    return Pipeline(tuple(steps))
+
+
+def fire(firer: Unit, target: Unit, focus_fire: int | str | None = None, order: Sequence[str] | None = None,
+         snap: bool = False, moved: bool = False, range: str | None = None) -> Run:
+    """Run one shooting attack of every weapon of ``firer`` at a fresh
+    ``target``; each stage is the target's state after one weapon group."""
+    return fire_pipeline(firer, target, None, order, focus_fire, snap, moved, range).run(start_state(target))
+
+
+# --------------------------------------------------------------------------- the assault
+
+LOCKED, CHARGE_FAILED, FALLS_BACK, SWEPT, READY = "locked", "charge failed", "falling back", "swept", ""
+"""How an assault stands for a unit (the empty text: nothing)."""
+
+
+class Engagement(NamedTuple):
+    """Two units in an assault: the charger's and the charged unit's states
+    (wounds left per model; the unsaved wounds each suffered in the current
+    fight round) and how the assault stands for each (:data:`LOCKED`,
+    :data:`CHARGE_FAILED`, :data:`FALLS_BACK`, :data:`SWEPT` or :data:`READY`)."""
+
+    attacker: UnitState
+    defender: UnitState
+    attacker_status: str = READY
+    defender_status: str = READY
+    just_charged: bool = False
+
+    def locked(self) -> bool:
+        """Both units in play and locked in combat."""
+        return (self.attacker_status == LOCKED and self.defender_status == LOCKED
+                and bool(self.attacker.alive()) and bool(self.defender.alive()))
+
+
+def sweep_initiative(unit: Unit, state: UnitState) -> int:
+    """The Initiative a unit rolls with in a sweeping advance: the lowest among
+    its models in play (the rules do not say for a mixed unit; a unit moves at
+    the pace of its slowest model, as in the charge). 0 when none is left. O(models)."""
+    models = unit.expanded()
+    return min((models[i].melee.initiative for i in state.alive()  # type: ignore[union-attr]
+                if models[i].melee is not None), default=0)
+
+
+@lru_cache(maxsize=None)
+def p_caught(winner_initiative: int, loser_initiative: int) -> Fraction:
+    """P(D6 + the winner's Initiative >= D6 + the loser's): the loser is caught. O(36)."""
+    return (d6.combine(d6, lambda a, b: a + winner_initiative >= b + loser_initiative)).pmf(True)
+
+
+def _cleared(state: UnitState) -> UnitState:
+    """``state`` with its unsaved-wound counter at 0 (the same object when it is already)."""
+    return state if not state.unsaved else UnitState(state.wounds, 0, state.marked)
+
+
+def _wiped(state: UnitState) -> UnitState:
+    return replace(state, wounds=tuple(0 for _ in state.wounds))
+
+
+def _fresh_round(e: Engagement) -> Engagement:
+    return e._replace(attacker=replace(e.attacker, unsaved=0), defender=replace(e.defender, unsaved=0))
+
+
+def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
+    """One round of combat between locked units, as a kernel on
+    :class:`Engagement`: the Initiative steps (as in
+    :func:`~.fight.fight_pipeline`; ``charged``: the attacker charged this
+    turn, +1 Attack), then the combat result, the loser's morale test and the
+    sweeping advance. A unit destroyed ends the combat.
+
+    Engagements not locked pass through unchanged. Memoised per engagement;
+    cost (distinct engagements) x (one fight's Initiative steps) + O(36) each."""
+    blows = fight_pipeline(attacker, defender, charged).steps[:-2]
+    a_models, d_models = attacker.expanded(), defender.expanded()
+
+    def outcome(e: Engagement, who: str) -> Dist:
+        """The loser ``who`` falls back; the winner's sweeping advance may catch it."""
+        if who == NOBODY:
+            return Dist.constant(e)
+        if who == DEFENDER:
+            caught = p_caught(sweep_initiative(attacker, e.attacker), sweep_initiative(defender, e.defender))
+            swept = e._replace(defender=_wiped(e.defender), attacker_status=READY, defender_status=SWEPT)
+            fled = e._replace(attacker_status=READY, defender_status=FALLS_BACK)
+        else:
+            caught = p_caught(sweep_initiative(defender, e.defender), sweep_initiative(attacker, e.attacker))
+            swept = e._replace(attacker=_wiped(e.attacker), attacker_status=SWEPT, defender_status=READY)
+            fled = e._replace(attacker_status=FALLS_BACK, defender_status=READY)
+        return Dist.bernoulli(caught, success=swept, failure=fled)
+
+    def end_of_round(e: Engagement) -> Engagement:
+        a, d = _cleared(e.attacker), _cleared(e.defender)
+        if e.attacker_status == LOCKED and not (any(a.wounds) and any(d.wounds)):
+            return Engagement(a, d, READY, READY, False)
+        return Engagement(a, d, e.attacker_status, e.defender_status, False)
+
+    after: dict[Engagement, Dist] = {}
+
+    def after_blows(e: Engagement) -> Dist:
+        got = after.get(e)
+        if got is None:
+            res = combat_result_of(a_models, d_models, FightState(e.attacker, e.defender))
+            falls = who_falls_back(res)
+            if falls.support() == [NOBODY]:   # the usual case: no test failed, nothing to sweep
+                got = Dist.constant(end_of_round(e))
+            else:
+                got = falls.then(lambda who: outcome(e, who)).map(end_of_round)
+            after[e] = got
+        return got
+
+    memo: dict[Engagement, Dist] = {}
+
+    def kernel(e: Engagement) -> Dist:
+        if not e.locked():
+            return Dist.constant(e)
+        got = memo.get(e)
+        if got is None:
+            d = Dist.constant(FightState(replace(e.attacker, unsaved=0), replace(e.defender, unsaved=0)))
+            for step in blows:
+                d = step(d)
+            got = memo[e] = d.map(lambda f: e._replace(attacker=f.attacker, defender=f.defender)).then(after_blows)
+        return got
+
+    return kernel
+
+
+def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None = None,
+                     distance: Fraction | None = None) -> Kernel:
+    """Overwatch: the charged unit's models in play fire their ranged weapons
+    as snap shots at the charger, group by group, casualties closest first;
+    weapons that cannot snap fire do not fire; at the charge ``distance``,
+    weapons with a range fire if in range (Rapid Fire: twice within half of
+    it). Engagements not about to charge pass through. Memoised per (firing
+    models, charger state)."""
+    memo: dict[tuple, Dist] = {}
+    shoots = can_shoot(charged)
+
+    def kernel(e: Engagement) -> Dist:
+        if not shoots or e.attacker_status != READY or not e.attacker.alive() or not e.defender.alive():
+            return Dist.constant(e)
+        alive = alive_per_line(charged, e.defender)
+        key = (alive, e.attacker)
+        if key not in memo:
+            pipe = fire_pipeline(charged, charger, alive, order, snap=True, distance=distance)
+            memo[key] = pipe(Dist.constant(e.attacker)).map(lambda s: replace(s, unsaved=0))
+        return memo[key].map(lambda s: e._replace(attacker=s))
+
+    return kernel
+
+
+def charge_kernel(charger: Unit, distance: Fraction) -> Kernel:
+    """The charge roll with the slowest method among the charger's models in
+    play: reaching ``distance`` locks both units, else the charge fails. A
+    charger wiped out by Overwatch does not charge. O(36) per distinct state."""
+    models = charger.expanded()
+
+    def kernel(e: Engagement) -> Dist:
+        if e.attacker_status != READY or not e.attacker.alive() or not e.defender.alive():
+            return Dist.constant(e)
+        methods = {models[i].charge_roll for i in e.attacker.alive()}
+        p = unit_charge_roll(sorted(methods)).at_least(distance)
+        return Dist.bernoulli(p, success=e._replace(attacker_status=LOCKED, defender_status=LOCKED,
+                                                    just_charged=True),
+                              failure=e._replace(attacker_status=CHARGE_FAILED))
+
+    return kernel
+
+
+OVERWATCH, CHARGE = "overwatch", "charge"
+MAX_ROUNDS = 20
+
+
+def check_assault(distance: int | Fraction, rounds: int) -> Fraction:
+    """The charge distance as a Fraction (0 to 12 inches: 2D6 reaches no
+    further), after checking ``rounds`` (1 to :data:`MAX_ROUNDS`)."""
+    d = check_distance(distance)
+    if d > 12:
+        raise InputError(f"charge distance {d} is over 12 inches: no charge roll reaches it (2D6 at most 12)")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
+        raise InputError(f"rounds {rounds!r:.20} is not allowed: use a whole number from 1 to {MAX_ROUNDS}")
+    return d
+
+
+def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
+                  overwatch: bool = True, order: Sequence[str] | None = None) -> list[Step]:
+    """The assault sequence as steps on :class:`Engagement` states:
+    ``"overwatch"``, ``"charge"``, then ``"round 1"`` .. ``"round N"``.
+
+    An engagement already locked at the start (a combat carried over from an
+    earlier turn) skips Overwatch and the charge, and fights without the
+    charge bonus; an attacker falling back, or either unit destroyed, does
+    nothing.
+    """
+    d = check_assault(distance, rounds)
+    require_type(attacker, Unit, "the attacker")
+    require_type(defender, Unit, "the defender")
+    steps: list[Step] = []
+    if overwatch:
+        steps.append(Step.kernel(OVERWATCH, overwatch_kernel(attacker, defender, order, d)))
+    steps.append(Step.kernel(CHARGE, charge_kernel(attacker, d)))
+    charging, continuing = fight_round(attacker, defender, True), fight_round(attacker, defender, False)
+    for r in range(1, rounds + 1):
+        steps.append(Step.kernel(f"round {r}", lambda e: (charging if e.just_charged else continuing)(e),
+                                 "blows by Initiative, combat result, morale, sweeping advance"))
+    return steps
+
+
+def assault(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1, overwatch: bool = True,
+            order: Sequence[str] | None = None) -> Run:
+    """Run the whole assault of fresh units; ``run.stages`` holds each step."""
+    steps = assault_steps(attacker, defender, distance, rounds, overwatch, order)
+    w_a = sum(m.wounds * m.count for m in attacker.models)
+    w_d = sum(m.wounds * m.count for m in defender.models)
+    check_size((w_a + 1) * (w_d + 1) * 4 * rounds, f"an assault of {attacker.size} against {defender.size} models")
+    return Pipeline(tuple(steps)).run(Engagement(start_state(attacker), start_state(defender)))
+
+
+# --------------------------------------------------------------------------- steps of a scenario
+# Each spec builds pipeline steps on worlds (:class:`~exactodds.rules.scenario.World`):
+# one state and one status per unit. A world's unsaved-wound counters are 0
+# between steps; statuses: "" (nothing), "locked", "charging" (locked, its
+# charge just made: the first round gives +1 Attack), "charge failed" (until
+# the end of the turn), "falling back", "swept".
+
+CHARGING = "charging"
+
+
+def _engagement(w: World, a: int, d: int) -> Engagement:
+    sa = w.statuses[a]
+    return Engagement(w.units[a], w.units[d], LOCKED if sa == CHARGING else sa, w.statuses[d], sa == CHARGING)
+
+
+def _write(w: World, a: int, d: int, e: Engagement) -> World:
+    units, statuses = list(w.units), list(w.statuses)
+    units[a], units[d] = _cleared(e.attacker), _cleared(e.defender)
+    statuses[a], statuses[d] = CHARGING if e.just_charged else e.attacker_status, e.defender_status
+    return World(tuple(units), tuple(statuses))
+
+
+def _lift_pair(kernel: Kernel, a: int, d: int) -> Kernel:
+    return lambda w: kernel(_engagement(w, a, d)).map(lambda e: _write(w, a, d, e))
+
+
+def _unit(units: Mapping[str, Unit], name: str) -> Unit:
+    return units[name]
+
+
+@dataclass(frozen=True)
+class Shoot:
+    """``unit`` fires all its ranged weapons at ``target``, group by group.
+
+    A unit locked in combat neither shoots nor is shot at; a unit falling back
+    fires snap shots; a destroyed unit does nothing."""
+
+    unit: str
+    target: str
+    order: tuple[str, ...] | None = None
+    focus_fire: int | str | None = None
+    snap: bool = False
+    moved: bool = False
+    range: str | None = None
+    distance: Fraction | None = None
+    name: str = ""
+    kind: str = "shoot"
+
+    def units_named(self) -> list[str]:
+        return [self.unit, self.target]
+
+    def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
+        firer, target = _unit(units, self.unit), _unit(units, self.target)
+        if not can_shoot(firer):
+            raise InputError(f"{self.unit} cannot shoot: none of its models has a ranged weapon")
+        if self.unit == self.target:
+            raise InputError(f"{self.unit} cannot shoot at itself")
+        weapon_order(firer, self.order)
+        f, t = index[self.unit], index[self.target]
+        pipes: dict[tuple, Pipeline] = {}
+        memo: dict[tuple, Dist] = {}
+
+        def kernel(w: World) -> Dist:
+            if (not w.units[f].alive() or not w.units[t].alive()
+                    or {w.statuses[f], w.statuses[t]} & {LOCKED, CHARGING}):
+                return Dist.constant(w)
+            snap = self.snap or w.statuses[f] == FALLS_BACK
+            alive = alive_per_line(firer, w.units[f])
+            key = (alive, snap, w.units[t])
+            if key not in memo:
+                if (alive, snap) not in pipes:
+                    pipes[alive, snap] = fire_pipeline(firer, target, alive, self.order, self.focus_fire, snap,
+                                                       self.moved, self.range, self.distance)
+                memo[key] = pipes[alive, snap](Dist.constant(w.units[t])).map(lambda s: replace(s, unsaved=0))
+            return memo[key].map(lambda s: w.put(t, s))
+
+        return [Step.kernel(self.kind, kernel, f"{self.unit} shoots {self.target}")]
+
+
+@dataclass(frozen=True)
+class Assault:
+    """``attacker`` charges ``defender`` from ``distance`` inches: Overwatch,
+    the charge roll, up to ``rounds`` rounds of combat (see :func:`assault_steps`)."""
+
+    attacker: str
+    defender: str
+    distance: Fraction | int = 6
+    rounds: int = 1
+    overwatch: bool = True
+    order: tuple[str, ...] | None = None
+    name: str = ""
+    kind: str = "assault"
+
+    def units_named(self) -> list[str]:
+        return [self.attacker, self.defender]
+
+    def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
+        if self.attacker == self.defender:
+            raise InputError(f"{self.attacker} cannot charge itself")
+        a, d = index[self.attacker], index[self.defender]
+        steps = assault_steps(_unit(units, self.attacker), _unit(units, self.defender), self.distance, self.rounds,
+                              self.overwatch, self.order)
+        return [Step(s.name, _on_worlds(s, a, d), s.doc) for s in steps]
+
+
+def _on_worlds(step: Step, a: int, d: int) -> Any:
+    """A step on engagements as a step on worlds (units ``a`` and ``d``)."""
+    return lambda dist: dist.then(_lift_pair(lambda e: step(Dist.constant(e)), a, d))
+
+
+@dataclass(frozen=True)
+class Fight:
+    """``attacker`` and ``defender`` are locked in combat and fight ``rounds``
+    rounds (``charged``: the attacker charged, +1 Attack in the first)."""
+
+    attacker: str
+    defender: str
+    charged: bool = False
+    rounds: int = 1
+    name: str = ""
+    kind: str = "fight"
+
+    def units_named(self) -> list[str]:
+        return [self.attacker, self.defender]
+
+    def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
+        check_assault(0, self.rounds)
+        if self.attacker == self.defender:
+            raise InputError(f"{self.attacker} cannot fight itself")
+        a, d = index[self.attacker], index[self.defender]
+        ua, ud = _unit(units, self.attacker), _unit(units, self.defender)
+        charging, continuing = fight_round(ua, ud, True), fight_round(ua, ud, False)
+
+        def engage(w: World) -> World:
+            if not (w.units[a].alive() and w.units[d].alive()):
+                return w
+            return w.put(a, w.units[a], CHARGING if self.charged else LOCKED).put(d, w.units[d], LOCKED)
+
+        def round_kernel(e: Engagement) -> Dist:
+            return (charging if e.just_charged else continuing)(e)
+
+        steps = [Step.map("engage", engage, "both units locked in combat")]
+        for r in range(1, self.rounds + 1):
+            k = _lift_pair(round_kernel, a, d)
+            steps.append(Step(f"round {r}", (lambda k: lambda dist: dist.then(k))(k),
+                              "blows by Initiative, combat result, morale, sweeping advance"))
+        return steps
+
+
+@dataclass(frozen=True)
+class MoraleCheck:
+    """``unit`` takes a morale test (2D6 <= its highest Leadership in play +
+    ``modifier``, a double 1 passes; Fearless passes, Stubborn ignores a
+    negative modifier); failed, it falls back. A destroyed unit does not test."""
+
+    unit: str
+    modifier: int = 0
+    name: str = ""
+    kind: str = "morale"
+
+    def units_named(self) -> list[str]:
+        return [self.unit]
+
+    def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
+        from .morale import FAIL, test_against
+
+        i, unit = index[self.unit], _unit(units, self.unit)
+        models = unit.expanded()
+        if any(m.melee is None for m in models):
+            raise InputError(f"{self.unit}: a morale test needs each model's leadership (the close-combat profile)")
+
+        def kernel(w: World) -> Dist:
+            s = w.units[i]
+            if not s.alive() or w.statuses[i] in (FALLS_BACK, SWEPT):
+                return Dist.constant(w)
+            rules = {r for j in s.alive() for r in models[j].rules}
+            if "fearless" in rules:
+                return Dist.constant(w)
+            ld = max(models[j].melee.leadership for j in s.alive())  # type: ignore[union-attr]
+            mod = max(0, self.modifier) if "stubborn" in rules else self.modifier
+            return test_against(ld + mod).map(lambda r: w.put(i, s, FALLS_BACK) if r == FAIL else w)
+
+        return [Step.kernel(self.kind, kernel, f"{self.unit} tests morale")]
