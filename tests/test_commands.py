@@ -210,3 +210,23 @@ def test_the_query_line_shows_paths_as_written_in_the_file(tmp_path: Path) -> No
                      'target = "units/unit.toml"\n')
     out = run_cli("run", str(query), "--format", "json")
     assert out.returncode == 0 and json.loads(out.stdout)["query"]["target"] == "units/unit.toml"
+
+
+def test_an_edited_unit_file_is_a_new_scenario(tmp_path: Path) -> None:
+    """A scenario's key covers the unit files it names: after an edit, a sweep in the same
+    process answers anew. One model with bolter-like shots (BS 4: 2/3 to hit, S4 v T4: 1/2)
+    at a lone 1-Wound model: P(destroyed) = 1/3 with no save, 1/6 behind a 4+ armour save."""
+    (tmp_path / "gun.toml").write_text('name = "Gunner"\n[[models]]\nname = "Gunner"\ntoughness = 4\nwounds = 1\n'
+                                       'bs = 4\nweapon = "gun"\n[weapons.gun]\nshots = 1\nstrength = 4\n')
+    target = unit(tmp_path)
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(f'turns = 1\n[units.a]\nfile = "gun.toml"\n[units.b]\nfile = "{target.name}"\n'
+                        '[[steps]]\nkind = "shoot"\nunit = "a"\ntarget = "b"\n')
+    before = Query("scenario", None, {"file": str(scenario)})
+    grid = {"base": {"system": "scenario", "params": {"file": str(scenario)}}, "vary": {"turns": [1]},
+            "report": {"extras": ["p_destroyed"]}}
+    first = sweep(grid, scheduler="local")
+    unit(tmp_path, save="save = 4")
+    assert Query("scenario", None, {"file": str(scenario)}) != before
+    again = sweep(grid, scheduler="local")
+    assert (F(first["p_destroyed"][0]["b"]), F(again["p_destroyed"][0]["b"])) == (F(1, 3), F(1, 6))

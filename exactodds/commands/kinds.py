@@ -408,6 +408,51 @@ def _read_profile(written: str, path: str | Path) -> ProfileRef:
         raise KindError(str(e)) from None
 
 
+class FileWithParts(ProfileFile):
+    """A TOML file that names other files (a scenario naming its units): its key is
+    the content of the file *and* of every ``.toml`` file it names (relative to its
+    folder), so editing a unit file makes the scenario a new question too."""
+
+    def convert(self, value: Any, done: Mapping[str, Any]) -> ProfileRef:
+        return _with_parts(super().convert(value, done))
+
+    def with_base(self, value: Any, base: Path) -> Any:
+        ref = super().with_base(value, base)
+        return _with_parts(ref) if isinstance(ref, ProfileRef) else ref
+
+
+def _with_parts(ref: ProfileRef) -> ProfileRef:
+    """``ref`` with its digest extended by the files it names. O(the files' sizes)."""
+    import hashlib
+    import tomllib
+
+    try:
+        doc = tomllib.loads(Path(ref.path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return ref  # the loader refuses the file later, naming the problem
+    digest = hashlib.sha256(ref.digest.encode())
+    for name in sorted(set(_toml_names(doc))):
+        part = Path(ref.path).parent / Path(name).expanduser()
+        try:
+            digest.update(name.encode() + b"\0" + part.read_bytes()[:MAX_PROFILE_BYTES])
+        except (OSError, ValueError):
+            digest.update(name.encode() + b"\0(unreadable)")
+    return ProfileRef(ref.written, ref.path, digest.hexdigest())
+
+
+def _toml_names(value: Any, depth: int = 0) -> list[str]:
+    """Every text value ending in ``.toml`` in a parsed TOML document."""
+    if depth > 64:
+        return []
+    if isinstance(value, str):
+        return [value] if value.endswith(".toml") else []
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return [n for v in value for n in _toml_names(v, depth + 1)]
+    return []
+
+
 class DiceExpr(Kind):
     """A random count written as dice: ``D3``, ``D6``, ``2D6``, ``D6+1``
     (:class:`~exactodds.rules.random_count.DiceCount`)."""

@@ -12,7 +12,7 @@ from ..answer import Answer
 from ..core import check_size
 from ..rules.hd_volley import Volley
 from ..rules.scenario import Scenario, World, p_destroyed
-from .kinds import Count, Inches, ProfileFile, ProfileRef, Text
+from .kinds import Count, FileWithParts, Inches, ProfileRef, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
 
@@ -134,7 +134,7 @@ def _total(i: int) -> Any:
 class ScenarioParams(Params):
     """A scenario file: units named once, steps in order, turns."""
 
-    file: ProfileRef = param(ProfileFile(), "The scenario's TOML file (units, [[steps]], turns).", positional=True,
+    file: ProfileRef = param(FileWithParts(), "The scenario's TOML file (units, [[steps]], turns).", positional=True,
                              metavar="SCENARIO.toml")
     turns: int | None = param(Count(1, 20, "a number of turns"), "Repeat the steps this many turns (default: the "
                               "file's turns).", None)
