@@ -3,3 +3,19 @@
 Interface layer: it turns checked TOML data into the plain data classes of
 :mod:`exactodds.rules`; the rules never read files.
 """
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core import InputError
+from ..rules.random_count import DiceCount
+
+
+def dice_count(text: str, what: str, path: str | Path, where: str, key: str) -> DiceCount:
+    """A random count written in a profile (``"D3"``, ``"2D6"``...), or an InputError
+    naming the file and the key."""
+    try:
+        return DiceCount.parse(text, what)
+    except InputError as e:
+        raise InputError(f"{path}: {where}.{key}: {e}") from None

@@ -61,7 +61,7 @@ import re
 from pathlib import Path
 
 from ..core import InputError
-from ..rules.random_count import DiceCount
+from . import dice_count
 from ..rules.hh3.tables import FACINGS, STATUSES
 from ..rules.hh3.units import (
     UNIT_TRAITS,
@@ -142,10 +142,7 @@ def _weapon(name: str, w: object, path: Path) -> Weapon:
         raise InputError(f"{path}: {where}.ap = {ap!r}: expected a whole number from 1 to 6, or \"-\" for no AP")
     firepower = require(w, "firepower", (int, str), path, where)
     if isinstance(firepower, str):
-        try:
-            firepower = DiceCount.parse(firepower, "a random Firepower")
-        except InputError as e:
-            raise InputError(f"{path}: {where}.firepower: {e}") from None
+        firepower = dice_count(firepower, "a random Firepower", path, where, "firepower")
     elif not 1 <= firepower <= 1000:
         raise InputError(f"{path}: {where}.firepower = {firepower!r}: expected a whole number from 1 to 1000, "
                          "or dice such as \"D6\"")

@@ -53,7 +53,7 @@ from typing import Any
 
 from ..core import InputError
 from ..rules.wh40k6 import Melee, Model, Unit
-from ..rules.random_count import DiceCount
+from . import dice_count
 from ..rules.wh40k6.traits import MODEL_RULES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES, Weapon
 from ..rules.wh40k6.vehicles import Vehicle
@@ -105,10 +105,7 @@ def _melee(m: dict, path: Path, where: str, needed: bool) -> Melee | None:
     if isinstance(attacks, int) and not 0 <= attacks <= 10:
         raise InputError(f"{path}: {where}.attacks = {attacks}: must be from 0 to 10 (or random: \"D3\", \"D6\"...)")
     if isinstance(attacks, str):
-        try:
-            attacks = DiceCount.parse(attacks, "an Attacks value")
-        except InputError as e:
-            raise InputError(f"{path}: {where}.attacks: {e}") from None
+        attacks = dice_count(attacks, "an Attacks value", path, where, "attacks")
     values["attacks"] = attacks
     ap = optional(m, "ap", int, path, where, check=between(1, 6))
     return Melee(ap=ap, **values)
