@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from ..core import ExactOddsError, InputError
+from ..core.checks import MAX_NUMBER_DIGITS
 from ..dice import Target
 
-MAX_DIGITS = 30
+MAX_DIGITS = MAX_NUMBER_DIGITS
 """Most digits a number may be written with (a longer one is a typo, and
 converting thousands of digits is slow, or refused by Python itself)."""
 
