@@ -351,3 +351,16 @@ def test_no_gets_hot_without_the_rule() -> None:
     with pytest.raises(InputError, match="master-crafted with gets-hot"):
         Shooting(shots=1, strength=4, bs=4, master_crafted=1, rules=("gets-hot",))
     assert Counter(w.name for w in plasma_unit(True, 1, 3).weapons)["plasma gun"] == 1
+
+
+def test_a_placed_weapon_that_gets_hot_at_a_vehicle_is_refused() -> None:
+    out = run_cli("40k6", "shoot", "--shots", "3", "--weapon-type", "blast", "--strength", "7", "--rules",
+                  "gets-hot", "--target", "examples/40k6/rhino.toml")
+    assert out.returncode == 2
+    assert "gets-hot with a blast weapon at a vehicle is not modelled" in out.stderr
+
+
+def test_a_weapon_rolling_to_hit_at_a_vehicle_gives_the_firers_losses() -> None:
+    a = exactodds.ask("40k6", "shoot", shots=2, bs=4, strength=9, ap=1, rules=["gets-hot"], firers=1,
+                      firer_wounds=2, target="examples/40k6/rhino.toml")
+    assert a.extras["p_firing_model_lost"] == F(1, 36)

@@ -323,6 +323,10 @@ def _at_vehicle(p: ShootParams | OverwatchParams, attack: rules.Shooting, vehicl
     if p.outcome != "casualties" or p.focus_fire is not None:
         raise ParamError("{outcome} and {focus_fire} apply to units of models, not to a vehicle")
     assert isinstance(vehicle, vehicles.Vehicle)
+    if "gets-hot" in p.rules and p.weapon_type != "normal":
+        raise ParamError("{rules} gets-hot with a " + literal(p.weapon_type) + " weapon at a vehicle is not "
+                         "modelled (a template or marker that gets hot is not fired): use a unit of models as "
+                         "the target, or a weapon that rolls to hit")
     facing = p.facing or "front"
     run = (vehicles.shoot_vehicle(replace(attack, snap=True), vehicle, facing) if isinstance(p, OverwatchParams)
            else vehicles.shoot_vehicle(attack, vehicle, facing))
