@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -27,6 +29,7 @@ from exactodds.rules.wh40k6.casualties import start_state
 from exactodds.rules.wh40k6.exchange import Sides, assault, fire_both_pipeline
 from exactodds.rules.wh40k6.gets_hot import Firer, shoot_firers, volley
 from exactodds.rules.wh40k6.units import Weapon
+from exactodds.sweep import run_sweep
 from tests.test_docs import ROOT, cli_env
 from tests.test_wh40k6_brute import BS, faces_at_least, majority, sim_allocate, tree, wound_needed
 
@@ -364,3 +367,16 @@ def test_a_weapon_rolling_to_hit_at_a_vehicle_gives_the_firers_losses() -> None:
     a = exactodds.ask("40k6", "shoot", shots=2, bs=4, strength=9, ap=1, rules=["gets-hot"], firers=1,
                       firer_wounds=2, target="examples/40k6/rhino.toml")
     assert a.extras["p_firing_model_lost"] == F(1, 36)
+
+
+def test_query_file_and_sweep() -> None:
+    out = run_cli("run", "examples/queries/40k6_plasma_gets_hot.toml", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    # three models, two shots each, a 1 unsaved on 5+: 1/9 a shot
+    assert F(json.loads(out.stdout)["p_firing_model_lost"]) == 1 - F(8, 9) ** 6
+
+    with tempfile.TemporaryDirectory() as tmp:
+        result = run_sweep(ROOT / "examples/sweeps/40k6_gets_hot.toml", Path(tmp) / "hot.csv", workers=1)
+    rows = {(r["bs"], tuple(r["rules"])): F(r["p_firing_model_lost"]) for r in result.rows}
+    assert rows[4, ("gets-hot",)] == F(1, 18) and rows[4, ("gets-hot", "twin-linked")] == F(1, 54)
+    assert rows[6, ("gets-hot",)] == F(1, 108)      # BS 6+: a 1 rerolled, then 1/3 unsaved
