@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..answer import Answer
 from ..core import Dist, InputError
@@ -13,6 +13,7 @@ from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
 from ..rules.random_count import DiceCount
 from ..rules.wh40k6.tables import FACINGS
+from ..rules.wh40k6.gets_hot import Firer, lost_count, shoot_firers, volley
 from ..rules.wh40k6.traits import RANGES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES
 from .kinds import Choice, Count, DiceExpr, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll, Text
@@ -20,6 +21,23 @@ from .params import ParamError, Params, literal, param
 from .registry import define
 
 OUTCOMES = ("casualties", "unsaved-wounds", "failed-saves")
+FIRING_LOST, JOINT = "firing models lost", "casualties and firing models lost"
+
+
+class CasualtiesAndLost(NamedTuple):
+    """A shooting attack whose weapon Gets Hot: the target's casualties and the
+    firing models removed."""
+
+    casualties: int
+    firing_models_lost: int
+
+
+class FireEnd(NamedTuple):
+    """A unit's shooting attack whose weapons Get Hot: the target's casualties and
+    the firing unit's models removed."""
+
+    casualties: int
+    attacker_lost: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,8 +61,20 @@ class _Firing(Params):
     moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo: half the shots).", False)
     range: str | None = param(Choice(RANGES), "How far the target is: half (within half range) or full (rapid-fire: "
                               "two shots each within half range).", None)
+    firers: int | None = param(Count(1, 1000, "a number of firing models"), "Gets Hot: the firing models, the "
+                               "shots split evenly among them (default: one per shot; with random shots, the "
+                               "shots count the models).", None, metavar="N")
+    firer_wounds: int | None = param(Count(1, 10, "a Wounds value"), "Gets Hot: each firing model's Wounds 1-10 "
+                                     "(default 1).", None)
+    firer_save: int | None = param(SaveRoll("an armour save: 2+ to 6+"), "Gets Hot: each firing model's armour "
+                                   "save (default: none).", None)
+    firer_invulnerable: int | None = param(SaveRoll("an invulnerable save: 2+ to 6+"), "Gets Hot: each firing "
+                                           "model's invulnerable save (default: none).", None)
+    firer_feel_no_pain: int | None = param(SaveRoll("a Feel No Pain roll: 2+ to 6+"), "Gets Hot: each firing "
+                                           "model's Feel No Pain (default: none).", None)
 
     def check(self) -> None:
+        _check_firers(self)
         if "rapid-fire" in self.rules and self.range is None:
             raise ParamError("{rules} rapid-fire needs {range}: half (two shots each) or full (one shot each)")
         if self.random_shots is not None and ("salvo" in self.rules or "rapid-fire" in self.rules):
@@ -75,6 +105,8 @@ class _AtUnit(Params):
     facing: str | None = param(Choice(FACINGS), "Armour facing hit, for a vehicle target (default front).", None)
 
     def check(self) -> None:
+        if isinstance(self, _Firing):
+            _check_firers(self)
         if self.stage is not None and _stage_name(self.stage) not in rules.STAGES:
             raise ParamError("{stage} " + literal(f"{self.stage!r} is not a stage; stages are: "
                                                   f"{', '.join(rules.STAGES)}"))
@@ -151,6 +183,55 @@ def _failed_saves(unit: rules.Unit, ap: int | None, wounds: Dist) -> Dist:
     return wounds.then(lambda w: successes(w, fail))
 
 
+FIRER_PARAMS = ("firers", "firer_wounds", "firer_save", "firer_invulnerable", "firer_feel_no_pain")
+
+
+def _check_firers(p: _Firing) -> None:
+    """The firing-model flags go with the gets-hot rule only, and split the shots evenly."""
+    given = [n for n in FIRER_PARAMS if getattr(p, n) is not None]
+    if "gets-hot" not in p.rules:
+        if given:
+            flags = ", ".join("{" + n + "}" for n in given)
+            raise ParamError(flags + (" describe" if len(given) > 1 else " describes") + " the firing models a "
+                             "weapon that Gets Hot wounds: add {rules} gets-hot, or leave "
+                             + ("them" if len(given) > 1 else "it") + " out")
+        return
+    if p.master_crafted is not None:
+        raise ParamError("{master_crafted} with {rules} gets-hot is not modelled (which failed dice the rerolls go "
+                         "to would need a choice): use {reroll_failed}, twin-linked, or neither")
+    if p.firers is None:
+        return
+    if p.random_shots is not None and p.firers != p.shots:
+        raise ParamError("{firers} " + literal(f"{p.firers}") + " with {random_shots}: the {shots} count the "
+                         "firing models already; leave {firers} out or give the same number")
+    if p.random_shots is None and p.shots % p.firers:
+        raise ParamError("{shots} " + literal(f"{p.shots}") + " do not split evenly among {firers} "
+                         + literal(f"{p.firers}") + ": give a multiple of the firing models")
+
+
+def _firers(p: _Firing) -> list[Firer]:
+    """The anonymous firing models of a gets-hot attack, one per model."""
+    n = p.firers if p.firers is not None else p.shots
+    one = Firer(p.firer_wounds or 1, p.firer_save, p.firer_invulnerable, p.firer_feel_no_pain)
+    return [one] * n
+
+
+def _firer_query(p: _Firing) -> dict:
+    """The firing models of a gets-hot query, as the answer records them."""
+    if "gets-hot" not in p.rules:
+        return {}
+    out = {"firers": p.firers if p.firers is not None else p.shots, "firer_wounds": p.firer_wounds or 1}
+    out.update({n: getattr(p, n) for n in FIRER_PARAMS[2:] if getattr(p, n) is not None})
+    return out
+
+
+def _losses_extras(lost: Dist) -> dict:
+    """The figures of the firing models' own losses: P(at least one removed), the
+    distribution and mean of models removed."""
+    return {"p_firing_model_lost": lost.at_least(1), "firing_models_lost": dict(lost.items()),
+            "mean_firing_models_lost": lost.mean()}
+
+
 def _attack(p: _Firing, snap: bool, strength: int = 1, ap: int | None = None) -> rules.Shooting:
     return rules.Shooting(shots=p.shots, strength=strength, bs=p.bs, ap=ap, snap=snap, weapon_type=p.weapon_type,
                           master_crafted=p.master_crafted, reroll_failed=p.reroll_failed, rules=p.rules,
@@ -171,10 +252,17 @@ def hit(p: HitParams) -> Answer:
 
     Example, BS 8 (2+, 1s rerolled at 4+): exactodds 40k6 hit --shots 1 --bs 8
     """
-    dist = rules.hits(_attack(p, p.snap))
+    attack = _attack(p, p.snap)
     query = {"shots": p.shots, "bs": p.bs, "snap": p.snap, "weapon_type": p.weapon_type,
-             "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed, **_weapon_query(p)}
-    return Answer(dist, query)
+             "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed, **_weapon_query(p),
+             **_firer_query(p)}
+    if "gets-hot" not in p.rules:
+        return Answer(rules.hits(attack), query)
+    firers = _firers(p)
+    joint = volley(attack, firers)
+    lost = joint.map(lambda x: lost_count(firers, x[1]))
+    return Answer(joint.map(lambda x: x[0]), query, _losses_extras(lost),
+                  stages={"hits": joint.map(lambda x: x[0]), FIRING_LOST: lost})
 
 
 @define("40k6", "wound", WoundParams)
@@ -200,7 +288,11 @@ def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
         return _at_vehicle(p, attack, unit)
     if p.facing is not None:
         raise ParamError("{facing} applies to vehicles; " + literal(f"{unit.name!r} has no armour facings"))
-    run = (rules.overwatch if overwatch else rules.shoot)(attack, unit, p.focus_fire)
+    hot = "gets-hot" in p.rules
+    if hot:
+        run, joint = shoot_firers(attack, unit, _firers(p), p.focus_fire, overwatch)
+    else:
+        run = (rules.overwatch if overwatch else rules.shoot)(attack, unit, p.focus_fire)
     stages = rules.stage_counts(run)
     if p.stage is not None:
         dist = stages[_stage_name(p.stage)]
@@ -212,10 +304,15 @@ def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
              "weapon_type": p.weapon_type, "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed,
              "target": p.target.written, "unit": unit.name, "models": unit.size, "focus_fire": p.focus_fire,
              "outcome": None if p.stage else p.outcome, "stage": None if p.stage is None else _stage_name(p.stage),
-             **_weapon_query(p)}
+             **_weapon_query(p), **_firer_query(p)}
     extras = {"p_unit_destroyed": run.final.pmf(unit.size)} if p.outcome == "casualties" else {}
     extras["mean_hits"] = stages["hits"].mean()
     extras["mean_wounds"] = stages["wounds"].mean()
+    if hot:
+        lost = joint.map(lambda x: x[1])
+        extras.update(_losses_extras(lost))
+        stages[FIRING_LOST] = lost
+        stages[JOINT] = joint.map(lambda x: CasualtiesAndLost(*x))
     return Answer(dist, query, extras, stages=stages)
 
 
@@ -226,6 +323,10 @@ def _at_vehicle(p: ShootParams | OverwatchParams, attack: rules.Shooting, vehicl
     if p.outcome != "casualties" or p.focus_fire is not None:
         raise ParamError("{outcome} and {focus_fire} apply to units of models, not to a vehicle")
     assert isinstance(vehicle, vehicles.Vehicle)
+    if "gets-hot" in p.rules and p.weapon_type != "normal":
+        raise ParamError("{rules} gets-hot with a " + literal(p.weapon_type) + " weapon at a vehicle is not "
+                         "modelled (a template or marker that gets hot is not fired): use a unit of models as "
+                         "the target, or a weapon that rolls to hit")
     facing = p.facing or "front"
     run = (vehicles.shoot_vehicle(replace(attack, snap=True), vehicle, facing) if isinstance(p, OverwatchParams)
            else vehicles.shoot_vehicle(attack, vehicle, facing))
@@ -240,6 +341,13 @@ def _at_vehicle(p: ShootParams | OverwatchParams, attack: rules.Shooting, vehicl
               "mean_hits": run["hits"].mean(),
               "mean_hull_points_lost": final.map(lambda s: start - s.hull_points).mean()}
     stages = {"hits": run["hits"], vehicles.DAMAGE: final.map(vehicles.result_of)}
+    if "gets-hot" in p.rules:  # the firers' losses do not depend on the target: their marginal
+        firers = _firers(p)
+        lost = volley(replace(attack, snap=True) if isinstance(p, OverwatchParams) else attack, firers).map(
+            lambda x: lost_count(firers, x[1]))
+        query.update(_firer_query(p))
+        extras.update(_losses_extras(lost))
+        stages[FIRING_LOST] = lost
     return Answer(final.map(vehicles.result_of), query, extras, stages=stages)
 
 
@@ -360,17 +468,35 @@ def fire(p: FireParams) -> Answer:
     if not exchange.can_shoot(a):
         raise ParamError("{attacker} " + literal(f"{a.name!r} cannot shoot: none of its model lines has a ranged "
                                                  "weapon (weapon = \"NAME\" and a [weapons.NAME] table)"))
-    pipe = exchange.fire_pipeline(a, t, None, p.order, p.focus_fire, p.snap, p.moved, p.range, p.distance)
-    run = pipe.run(rules.casualties.start_state(t))
-    stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}
+    hot = exchange.gets_hot_unit(a)
+    if hot:
+        a0, t0 = rules.casualties.start_state(a), rules.casualties.start_state(t)
+        pipe = exchange.fire_both_pipeline(a, t, a0, p.order, p.focus_fire, p.snap, p.moved, p.range, p.distance)
+        run = pipe.run(exchange.Sides(t0, a0))
+        stages = {name: d.map(lambda s: FireEnd(s.target.casualties(), s.firer.casualties() - a0.casualties()))
+                  for name, d in run.stages.items()}
+    else:
+        pipe = exchange.fire_pipeline(a, t, None, p.order, p.focus_fire, p.snap, p.moved, p.range, p.distance)
+        run = pipe.run(rules.casualties.start_state(t))
+        stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}
     query = {"attacker": p.attacker.written, "target": p.target.written, "attacker_unit": a.name, "unit": t.name,
              "models": t.size, "groups": pipe.names, "range": p.range,
              "distance": None if p.distance is None else str(p.distance), "moved": p.moved, "snap": p.snap,
              "focus_fire": p.focus_fire}
+    query = {k: v for k, v in query.items() if v not in (None, False)}
+    if hot:
+        end = stages[pipe.names[-1]] if pipe.names else Dist.constant(FireEnd(0, 0))
+        target_lost = end.map(lambda x: x.casualties)
+        extras = {"p_unit_destroyed": target_lost.pmf(t.size),
+                  "mean_casualties_after": {name: stages[name].map(lambda x: x.casualties).mean()
+                                            for name in pipe.names},
+                  "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
+                  "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
+        return Answer(end, query, extras, mean=target_lost.mean(), stages=stages)
     casualties = stages[pipe.names[-1]] if pipe.names else Dist.constant(0)
     extras = {"p_unit_destroyed": casualties.pmf(t.size),
               "mean_casualties_after": {name: stages[name].mean() for name in pipe.names}}
-    return Answer(casualties, {k: v for k, v in query.items() if v not in (None, False)}, extras, stages=stages)
+    return Answer(casualties, query, extras, stages=stages)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -36,6 +36,7 @@ from ..allocation import UnitState
 from ..scenario import World
 from .assault import check_distance, unit_charge_roll
 from .casualties import start_state
+from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley
 from .fight import ATTACKER, DEFENDER, NOBODY, FightState, combat_result_of, fight_pipeline, who_falls_back
 from .shooting import UNSAVED, shooting_pipeline
 from .units import CANNOT_SNAP, Shooting, Unit, Weapon, require_type
@@ -166,6 +167,95 @@ def fire_pipeline(firer: Unit, target: Unit, alive: Sequence[int] | None = None,
     return Pipeline(tuple(steps))
 
 
+class Sides(NamedTuple):
+    """Both units of a shooting attack whose weapons may Get Hot: the target's
+    state and the firing unit's."""
+
+    target: UnitState
+    firer: UnitState
+
+
+def gets_hot_unit(unit: Unit) -> bool:
+    """Whether some model of ``unit`` carries a weapon that Gets Hot."""
+    carried = {w for m in unit.models for w in m.weapons}
+    return any("gets-hot" in w.rules for w in unit.weapons if w.name in carried)
+
+
+def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int], start: UnitState,
+                focus_fire: int | str | None) -> Kernel:
+    """One Gets Hot group's attack as a kernel on :class:`Sides`: the volley's
+    (hits, wounds lost per firing model) (:func:`~.gets_hot.volley`), the hits
+    resolved on the target as in one shooting attack, the losses taken from the
+    firing models. A group still rolls to hit (and may get hot) at a target
+    already destroyed by an earlier group. Memoised per (target state, hits)."""
+    models = firer.expanded()
+    v = volley(attack, [Firer.of(models[i]) for i in indices], [start.wounds[i] for i in indices])
+    tails: dict[UnitState, Pipeline] = {}
+    after: dict[tuple[UnitState, int], Dist] = {}
+
+    def on_target(state: UnitState, h: int) -> Dist:
+        if not state.alive():
+            return Dist.constant(state)
+        got = after.get((state, h))
+        if got is None:
+            if state not in tails:
+                tails[state] = Pipeline(shooting_pipeline(attack, target, focus_fire, state).steps[1:3])
+            got = after[state, h] = tails[state](Dist.constant(h))
+        return got
+
+    def kernel(s: Sides) -> Dist:
+        return v.then(lambda x: on_target(s.target, x[0]).map(
+            lambda t: Sides(t, apply_losses(s.firer, indices, x[1]))))
+
+    return kernel
+
+
+def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Sequence[str] | None = None,
+                       focus_fire: int | str | None = None, snap: bool = False, moved: bool = False,
+                       range: str | None = None, distance: Fraction | None = None) -> Pipeline:
+    """:func:`fire_pipeline` on :class:`Sides`: the firing unit's state changes
+    too, its weapons that Get Hot costing their firing models wounds.
+
+    Every group fires with the models in play in ``start`` (the firing unit's
+    state at the start of the attack: all its weapons fire in one shooting
+    attack); the wounds a model loses to Gets Hot are taken as its group
+    resolves, so a model removed by one weapon has still fired its others.
+    Cost: as :func:`fire_pipeline`, each Gets Hot group's steps run once per
+    (target state, hit total), times the firing unit's distinct states (see
+    :func:`~.gets_hot.volley`).
+    """
+    require_type(firer, Unit, "the firing unit")
+    require_type(target, Unit, "the target unit")
+    require_type(start, UnitState, "the firing unit's state")
+    if not can_shoot(firer):
+        raise InputError(f"{firer.name} cannot shoot: none of its models has a ranged weapon "
+                         "(give a model line weapon = \"NAME\" and a [weapons.NAME] table)")
+    models = firer.expanded()
+    alive = alive_per_line(firer, start)
+    steps = []
+    total = sum(m.wounds * m.count for m in target.models)
+    for group in weapon_groups(firer, alive, order):
+        attack = group_attack(group, snap, moved, range, distance)
+        if attack is None:
+            continue
+        check_size((total + 1) * (attack.most_shots() + 1) * (target.size + 1),
+                   f"{group.label} at a unit of {target.size} models")
+        if gets_hot(attack):
+            indices = [i for i in start.alive() if group.weapon.name in models[i].weapons and models[i].bs == group.bs]
+            kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire)
+        else:
+            kernel = (lambda k: lambda s: k(s.target).map(lambda t: Sides(t, s.firer)))(
+                attack_kernel(attack, target, focus_fire))
+        steps.append(Step.kernel(group.label, kernel, f"{group.label} fires at {target.name}"))
+    return Pipeline(tuple(steps))
+
+
+def settled(firer: Unit, s: Sides) -> Sides:
+    """Both states with their unsaved counters cleared, the firing unit's
+    removed models after its models in play (:func:`~.gets_hot.removed_last`)."""
+    return Sides(_cleared(s.target), removed_last(firer, _cleared(s.firer)))
+
+
 def fire(firer: Unit, target: Unit, focus_fire: int | str | None = None, order: Sequence[str] | None = None,
          snap: bool = False, moved: bool = False, range: str | None = None) -> Run:
     """Run one shooting attack of every weapon of ``firer`` at a fresh
@@ -293,14 +383,22 @@ def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None =
     as snap shots at the charger, group by group, casualties closest first;
     weapons that cannot snap fire do not fire; at the charge ``distance``,
     weapons with a range fire if in range (Rapid Fire: twice within half of
-    it). Engagements not about to charge pass through. Memoised per (firing
-    models, charger state)."""
+    it). Weapons that Get Hot cost their firing models wounds (the charged
+    unit's state changes too, :func:`fire_both_pipeline`). Engagements not
+    about to charge pass through. Memoised per (firing models, charger state)."""
     memo: dict[tuple, Dist] = {}
     shoots = can_shoot(charged)
+    hot = gets_hot_unit(charged)
 
     def kernel(e: Engagement) -> Dist:
         if not shoots or e.attacker_status != READY or not e.attacker.alive() or not e.defender.alive():
             return Dist.constant(e)
+        if hot:
+            key: tuple = (e.defender, e.attacker)
+            if key not in memo:
+                pipe = fire_both_pipeline(charged, charger, e.defender, order, snap=True, distance=distance)
+                memo[key] = pipe(Dist.constant(Sides(e.attacker, e.defender))).map(lambda s: settled(charged, s))
+            return memo[key].map(lambda s: e._replace(attacker=s.target, defender=s.firer))
         alive = alive_per_line(charged, e.defender)
         key = (alive, e.attacker)
         if key not in memo:
@@ -413,7 +511,8 @@ class Shoot:
     """``unit`` fires all its ranged weapons at ``target``, group by group.
 
     A unit locked in combat neither shoots nor is shot at; a unit falling back
-    fires snap shots; a destroyed unit does nothing."""
+    fires snap shots; a destroyed unit does nothing. Weapons that Get Hot cost
+    their firing models wounds (:func:`fire_both_pipeline`)."""
 
     unit: str
     target: str
@@ -439,12 +538,21 @@ class Shoot:
         f, t = index[self.unit], index[self.target]
         pipes: dict[tuple, Pipeline] = {}
         memo: dict[tuple, Dist] = {}
+        hot = gets_hot_unit(firer)
 
         def kernel(w: World) -> Dist:
             if (not w.units[f].alive() or not w.units[t].alive()
                     or {w.statuses[f], w.statuses[t]} & {LOCKED, CHARGING}):
                 return Dist.constant(w)
             snap = self.snap or w.statuses[f] == FALLS_BACK
+            if hot:
+                key: tuple = (w.units[f], snap, w.units[t])
+                if key not in memo:
+                    pipe = fire_both_pipeline(firer, target, w.units[f], self.order, self.focus_fire, snap,
+                                              self.moved, self.range, self.distance)
+                    memo[key] = pipe(Dist.constant(Sides(w.units[t], w.units[f]))).map(
+                        lambda s: settled(firer, s))
+                return memo[key].map(lambda s: w.put(t, s.target).put(f, s.firer))
             alive = alive_per_line(firer, w.units[f])
             key = (alive, snap, w.units[t])
             if key not in memo:

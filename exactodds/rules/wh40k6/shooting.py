@@ -186,10 +186,15 @@ def overwatch(attack: Shooting, target: Unit, focus_fire: int | str | None = Non
     et les figurines incapables de tirer au jugé ne peuvent pas effectuer de
     tirs en état d'alerte." Snap shots forced; it causes no morale or pinning
     test (this engine rolls none after shooting anyway)."""
+    return shoot(overwatch_attack(attack), target, focus_fire)
+
+
+def overwatch_attack(attack: Shooting) -> Shooting:
+    """``attack`` as Overwatch: snap shots forced; refused for a weapon that cannot snap fire."""
     check_attack(attack)
     if attack.weapon_type in CANNOT_SNAP:
         raise InputError(f"cannot fire Overwatch: {CANNOT_SNAP[attack.weapon_type]}, and Overwatch is all snap shots")
-    return shoot(replace(attack, snap=True), target, focus_fire)
+    return replace(attack, snap=True)
 
 
 def stage_counts(run: Run) -> dict[str, Dist]:

@@ -28,6 +28,7 @@ WEAPON_RULES: dict[str, str] = {
     "heavy": "snap shots if the unit moved",
     "salvo": "half the shots if the unit moved",
     "relentless": "ignores Heavy and Salvo",
+    "gets-hot": "each final to-hit roll of 1 costs the firing model a wound (armour or invulnerable save)",
 }
 """The weapon rules a shooting attack may have, and what each does."""
 

@@ -317,6 +317,9 @@ class Shooting:
             raise InputError("rapid-fire doubles a fixed number of shots: give the shots without random shots")
         if "twin-linked" in rules and self.master_crafted is not None:
             raise InputError("master-crafted and twin-linked are alternatives: a die is rerolled at most once")
+        if "gets-hot" in rules and self.master_crafted is not None:
+            raise InputError("master-crafted with gets-hot is not modelled: which failed dice the K rerolls go to "
+                             "(the 1s first, to spare the firer?) would need a choice; use reroll-failed or neither")
         if "preferred-enemy" in rules and self.master_crafted is not None:
             raise InputError("master-crafted with preferred-enemy is not modelled: a die is rerolled at most once, "
                              "and which failed dice the K rerolls go to would need a choice; use one of them")

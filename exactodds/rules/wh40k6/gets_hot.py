@@ -1,0 +1,257 @@
+"""Gets Hot in Warhammer 40,000 6th edition: the firing models' own losses.
+
+The rule, in our words (docs/wh40k6.md): each to-hit roll of 1 with a weapon
+that Gets Hot costs the model that fired it a wound, after any reroll (a 1
+that is rerolled counts only if the reroll is a 1 too); the model may take its
+armour or invulnerable save (no cover), and Feel No Pain. A weapon that makes
+no to-hit roll (template, blast...) rolls a D6 per shot before firing: on a 1
+that shot is not fired and the model suffers the wound.
+
+The wound falls on the model that fired, so the answer is joint: the hits on
+the target and, per firing model, the wounds it lost. Each firing model is
+independent of the others: one model's (hits, wounds lost) is a multinomial
+over its shots (three classes of final die: hit, a 1, another miss), then a
+binomial of unsaved wounds among its 1s; the models are then combined one at
+a time, equal (hits, losses) outcomes merged.
+
+Cost: one model O(S^3) for S shots (a trinomial per shot count, a binomial
+per number of 1s); the volley O(k x H x L) for k models, H + 1 hit totals and
+L distinct loss tuples (at most the product over the models of their wounds
+left + 1), refused over the state limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from ...core import Dist, InputError, Pipeline, Run, Step, check_size
+from ...core.checks import whole_number
+from ...dice import Target, pool_counts, successes
+from ..allocation import UnitState
+from ..common import best_save, save_value
+from .tables import BS_TABLE, SNAP_SHOT_BS
+from .traits import check_feel_no_pain
+from .shooting import HITS, overwatch_attack, shooting_pipeline
+from .units import Model, Shooting, Unit, require_type
+
+GETS_HOT = "gets-hot"
+HIT, HOT, MISS = "hit", "hot", "miss"
+
+PLACED_FIRES = Target.at_least(2)
+"""A weapon that places its hits rolls a D6 per shot before firing: 2+ fires."""
+
+
+def gets_hot(attack: Shooting) -> bool:
+    """Whether ``attack``'s weapon Gets Hot."""
+    return GETS_HOT in attack.rules
+
+
+@dataclass(frozen=True)
+class Firer:
+    """What a firing model opposes to its own weapon's wound: Wounds, armour
+    and invulnerable saves (X for X+, None: none) and Feel No Pain (X+)."""
+
+    wounds: int = 1
+    save: int | None = None
+    invulnerable: int | None = None
+    feel_no_pain: int | None = None
+
+    def __post_init__(self) -> None:
+        whole_number(self.wounds, "the firing model's wounds", 1, 10)
+        save_value(self.save, "the firing model's save")
+        save_value(self.invulnerable, "the firing model's invulnerable save")
+        check_feel_no_pain(self.feel_no_pain, "the firing model's feel no pain")
+
+    @classmethod
+    def of(cls, model: Model) -> Firer:
+        """The firing profile of one model of a unit file."""
+        require_type(model, Model, "the firing model")
+        return cls(model.wounds, model.save, model.invulnerable, model.feel_no_pain)
+
+    def p_unsaved(self) -> Fraction:
+        """P(one Gets Hot wound is neither saved nor ignored): the best of armour and
+        invulnerable (no AP: the rule gives the wound none; no cover), then Feel No
+        Pain (no Instant Death: the weapon does not wound its bearer by Strength). O(1)."""
+        save = best_save(self.save, None, None, self.invulnerable).chance()
+        fnp = Fraction(0) if self.feel_no_pain is None else Target.at_least(self.feel_no_pain).chance()
+        return (1 - save) * (1 - fnp)
+
+
+def hit_die(attack: Shooting) -> Dist:
+    """One shot's final to-hit die as a class: ``"hit"``, ``"hot"`` (the final
+    roll is a 1) or ``"miss"`` (any other miss). Same rerolls as
+    :func:`~.shooting.hit_chance`: every failed roll at the first roll's score
+    (twin-linked, reroll-failed), or a 1 at the first roll's score
+    (Preferred Enemy), else the BS 6+ table's reroll of 1s; snap shots at BS 1.
+    Enumerates 6 faces and 6 reroll faces: O(1)."""
+    if attack.master_crafted is not None:
+        raise InputError("master-crafted with gets-hot is not modelled: which failed dice the K rerolls go to "
+                         "(the 1s first, to save the firer?) would need a choice; use reroll-failed or neither")
+    assert attack.bs is not None
+    first, again = BS_TABLE[SNAP_SHOT_BS if attack.fires_snap() else attack.bs]
+    every = attack.reroll_all_hits()
+    ones = "preferred-enemy" in attack.rules
+
+    def final(face: int, need: int) -> str:
+        return HIT if face >= need else HOT if face == 1 else MISS
+
+    weights: dict[str, int] = {}
+    for face in range(1, 7):
+        need = None
+        if face < first and (every or (ones and face == 1)):
+            need = first
+        elif face == 1 and again is not None:
+            need = again
+        if need is None:
+            weights[final(face, first)] = weights.get(final(face, first), 0) + 6
+        else:
+            for again_face in range(1, 7):
+                c = final(again_face, need)
+                weights[c] = weights.get(c, 0) + 1
+    return Dist.from_weights(weights)
+
+
+def per_model_shots(attack: Shooting, models: int) -> Dist:
+    """The shots of one of ``models`` firing models (models hit, for a weapon
+    that places its hits): ``attack.shots`` split evenly (random shots: one roll
+    per model), Rapid Fire and Salvo applied to each model's own shots."""
+    whole_number(models, "the number of firing models", 1, 1000)
+    if attack.random_shots is not None:
+        if attack.shots != models:
+            raise InputError(f"with random shots, the shots count the firing models: {attack.shots} shots, "
+                             f"{models} firing models")
+        return replace(attack, shots=1).shot_counts()
+    if attack.shots % models:
+        raise InputError(f"{attack.shots} shots do not split evenly among {models} firing models: give a "
+                         "multiple of the firing models")
+    return replace(attack, shots=attack.shots // models).shot_counts()
+
+
+def model_outcome(attack: Shooting, shots: Dist, p_unsaved: Fraction, wounds_left: int) -> Dist:
+    """One firing model: Dist over (hits, wounds lost, at most ``wounds_left``).
+
+    Rolling to hit: a trinomial over its shots of :func:`hit_die`, the 1s then
+    saved one by one. A weapon that places its hits: the D6 per shot before
+    firing, each 1 a lost shot and a wound. O(S^3) for S shots."""
+    def lost(ones: int) -> Dist:
+        return successes(ones, p_unsaved).map(lambda n: min(n, wounds_left))
+
+    if attack.weapon_type != "normal":
+        fires = PLACED_FIRES.chance()
+        # each model places one template or marker hitting ``s`` models: on a 1 it is not fired
+        misfire = lost(1).map(lambda n: (0, n))
+        return shots.then(lambda s: Dist.bernoulli(fires, success=True, failure=False)
+                          .then(lambda ok: Dist.constant((s, 0)) if ok else misfire))
+    die = hit_die(attack)
+    order = [c for c in (HIT, HOT, MISS) if c in die.support()]
+
+    def of_shots(s: int) -> Dist:
+        counts = pool_counts(s, die, order)
+        return counts.then(lambda c: lost(c[order.index(HOT)] if HOT in order else 0)
+                           .map(lambda n: (c[order.index(HIT)] if HIT in order else 0, n)))
+    return shots.then(of_shots)
+
+
+def volley(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int] | None = None) -> Dist:
+    """The firing models of ``attack`` (one :class:`Firer` each, ``wounds_left``
+    each, default full): Dist over (total hits, wounds lost per model).
+
+    ``attack.shots`` is split evenly among the models (:func:`per_model_shots`).
+    Each model's outcome is computed once per distinct (profile, wounds left);
+    the models are combined one at a time, equal outcomes merged."""
+    require_type(attack, Shooting, "the attack")
+    if not gets_hot(attack):
+        raise InputError("the weapon does not have gets-hot")
+    firers = list(firers)
+    for f in firers:
+        require_type(f, Firer, "each firing model")
+    left = [f.wounds for f in firers] if wounds_left is None else list(wounds_left)
+    if len(left) != len(firers) or not firers:
+        raise InputError(f"{len(firers)} firing models and {len(left)} wounds left: give one per model, at least one")
+    for f, w in zip(firers, left):
+        whole_number(w, "a firing model's wounds left", 1, f.wounds)
+    shots = per_model_shots(attack, len(firers))
+    most = max(shots.support())
+    states = 1
+    for w in left:
+        states *= w + 1
+    check_size((most * len(firers) + 1) * states, f"gets-hot losses of {len(firers)} firing models")
+    memo: dict[tuple[Firer, int], Dist] = {}
+    out = Dist.constant((0, ()))
+    for f, w in zip(firers, left):
+        if (f, w) not in memo:
+            memo[f, w] = model_outcome(attack, shots, f.p_unsaved(), w)
+        one = memo[f, w]
+        out = out.combine(one, lambda acc, x: (acc[0] + x[0], acc[1] + (x[1],)))
+    return out
+
+
+def apply_losses(state: UnitState, indices: Sequence[int], losses: Sequence[int]) -> UnitState:
+    """``state`` with ``losses[j]`` wounds taken from model ``indices[j]`` (a model
+    at 0 is removed). O(models)."""
+    wounds = list(state.wounds)
+    for i, n in zip(indices, losses):
+        wounds[i] = max(0, wounds[i] - n)
+    return replace(state, wounds=tuple(wounds))
+
+
+def removed_last(unit: Unit, state: UnitState) -> UnitState:
+    """``state`` with each line's removed models moved after its models in play,
+    order kept. The models of a line are identical and a removed model takes no
+    further part, so the two states have the same future; merging them keeps
+    the firing unit's states few (k + 1, not 2^k, for k one-wound models
+    firing). O(models)."""
+    if state.marked:
+        return state
+    lines = unit.line_of()
+    wounds: list[int] = []
+    start = 0
+    while start < len(lines):
+        end = start
+        while end < len(lines) and lines[end] == lines[start]:
+            end += 1
+        block = state.wounds[start:end]
+        wounds.extend([w for w in block if w > 0] + [0] * sum(1 for w in block if w == 0))
+        start = end
+    return replace(state, wounds=tuple(wounds))
+
+
+def models_lost(before: UnitState, after: UnitState) -> int:
+    """Models removed between two states of a unit."""
+    return after.casualties() - before.casualties()
+
+
+def lost_count(firers: Sequence[Firer], losses: Sequence[int]) -> int:
+    """Firing models (at full wounds before the attack) removed by ``losses``."""
+    return sum(1 for f, n in zip(firers, losses) if n >= f.wounds)
+
+
+def shoot_firers(attack: Shooting, target: Unit, firers: Sequence[Firer], focus_fire: int | str | None = None,
+                 overwatch: bool = False) -> tuple[Run, Dist]:
+    """One shooting attack (Overwatch: snap shots forced) of a weapon that Gets
+    Hot, fired by ``firers`` (one each, at full wounds).
+
+    Returns the run of :func:`~.shooting.shooting_pipeline` (its hits stage the
+    volley's total hits) and the joint Dist over (target casualties, firing
+    models removed). Cost: the volley (see :func:`volley`), then the steps after
+    the hits once per distinct hit total."""
+    if overwatch:
+        attack = overwatch_attack(attack)
+    v = volley(attack, firers)
+    pipe = shooting_pipeline(attack, target, focus_fire)
+    hits = v.map(lambda x: x[0])
+    tail = Pipeline(pipe.steps[1:])
+    run = (Step.whole(HITS, lambda _: hits, "To hit: each firing model's dice, its 1s getting hot") >> tail).run(
+        attack.shot_counts())
+    by_hits: dict[int, Dist] = {}
+
+    def after(x: tuple[int, tuple[int, ...]]) -> Dist:
+        h, losses = x
+        if h not in by_hits:
+            by_hits[h] = tail(Dist.constant(h))
+        lost = lost_count(firers, losses)
+        return by_hits[h].map(lambda c: (c, lost))
+
+    return run, v.then(after)
