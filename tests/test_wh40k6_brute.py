@@ -5,9 +5,18 @@ would, and enumerates every branch of the game tree with Fractions
 (:func:`tree`). ``roll()`` asks for one raw d6 (6 branches);
 ``chance(k)`` is one d6 compared with a threshold, counting its k winning
 faces out of 6 (2 branches, to keep the tree small). The rule tables are
-written again here from docs/wh40k6.md, not imported. Small cases only.
+written again here from docs/wh40k6.md, not imported. The tree replays every
+branch, so it is for small cases only (a few models and dice: 2-3 models in
+all for the whole assault).
 
-The module's own tests check the enumerator itself.
+:class:`DieByDie` plays the same rules for the close combat, Overwatch, the
+charge and several weapon groups one raw d6 at a time too (each face a
+branch), as processes on hashable states, memoised per state: a partial
+state reached by different rolls is explored once. It covers 2-4 models a
+side, 1-3 weapons and 1-2 rounds of combat in a fraction of a second a case;
+it is checked against :func:`tree` on the small cases (tests/test_wh40k6_exchange.py).
+
+The module's own tests check the enumerators themselves.
 """
 
 from __future__ import annotations
@@ -476,8 +485,13 @@ def sim_assault(chance: Callable[..., bool], roll: Callable[[], int], a: list[di
 SIXTH = Fraction(1, 6)
 
 
-class Done(tuple):
-    """The end of a process, with its result: ``Done((result,))``."""
+class Done:
+    """The end of a process, with its result."""
+
+    __slots__ = ("result",)
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
 
 
 def d6_faces(to: Callable[[int], Any]) -> list[tuple[Fraction, Any]]:
@@ -493,7 +507,7 @@ def explore(start: Any, advance: Callable[[Any], Any], memo: dict) -> dict[Any, 
         if got is None:
             step = advance(s)
             if isinstance(step, Done):
-                got = {step[0]: Fraction(1)}
+                got = {step.result: Fraction(1)}
             else:
                 acc: Counter = Counter()
                 for w, t in step:
@@ -512,6 +526,14 @@ def bind(dist: dict[Any, Fraction], then: Callable[[Any], dict[Any, Fraction]]) 
         for t, q in then(s).items():
             out[t] += p * q
     return {k: v for k, v in out.items() if v}
+
+
+def project(dist: dict[Any, Fraction], f: Callable[[Any], Any]) -> dict[Any, Fraction]:
+    """The distribution of ``f(state)``, equal results merged."""
+    out: Counter = Counter()
+    for s, p in dist.items():
+        out[f(s)] += p
+    return dict(out)
 
 
 class DieByDie:
@@ -538,14 +560,11 @@ class DieByDie:
     def dice(self, n: int) -> dict[tuple[int, ...], Fraction]:
         """n d6 rolled one after another: the faces in order."""
         def advance(faces: tuple[int, ...]) -> Any:
-            return Done((faces,)) if len(faces) == n else d6_faces(lambda f: faces + (f,))
+            return Done(faces) if len(faces) == n else d6_faces(lambda f: faces + (f,))
         return self.run(("dice", n), (), advance)
 
     def two_d6(self, passes: Callable[[int, int], bool]) -> dict[bool, Fraction]:
-        out: Counter = Counter()
-        for (x, y), p in self.dice(2).items():
-            out[passes(x, y)] += p
-        return dict(out)
+        return project(self.dice(2), lambda faces: passes(*faces))
 
     # ---------------------------------------------------------------- shooting
     def shot_hits(self, n: int, bs: int, snap: bool, rules: frozenset) -> dict[int, Fraction]:
@@ -559,7 +578,7 @@ class DieByDie:
             if pending is not None:
                 return d6_faces(lambda f: (hits + (f >= pending), to_roll, None))
             if not to_roll:
-                return Done((hits,))
+                return Done(hits)
 
             def after(f: int) -> tuple:
                 if f >= first:
@@ -587,7 +606,7 @@ class DieByDie:
         def advance(s: tuple) -> Any:
             normal, rend, to_roll, rerolling = s
             if not to_roll:
-                return Done(((normal, rend),))
+                return Done((normal, rend))
 
             def after(f: int) -> tuple:
                 if auto_six and f == 6:
@@ -612,7 +631,7 @@ class DieByDie:
             if stage == "next":
                 alive = [j for j, w in enumerate(left) if w > 0]
                 if not to_go or not alive:
-                    return Done(((left, unsaved),))
+                    return Done((left, unsaved))
                 i, m = alive[0], models[alive[0]]
                 others = alive[1:]
                 if m.get("char") and m.get("los") and others:
@@ -656,11 +675,9 @@ class DieByDie:
 
             def allocated(k: tuple[int, int]) -> dict:
                 normal, rend = (k[0], k[1]) if rend_ap2 else (k[0] + k[1], 0)
-                first = self.allocate(side, left, normal, s, ap, cover)
-                return bind(first, lambda r: {(after, 0): p for (after, _), p in
-                                              self.allocate(side, r[0], rend, s, 2, cover).items()})
-            out = bind(bind(self.shot_hits(g["shots"], g["bs"], snap, rules), wounded), allocated)
-            return {after: p for (after, _), p in out.items()}
+                first = project(self.allocate(side, left, normal, s, ap, cover), lambda r: r[0])
+                return bind(first, lambda w: project(self.allocate(side, w, rend, s, 2, cover), lambda r: r[0]))
+            return bind(bind(self.shot_hits(g["shots"], g["bs"], snap, rules), wounded), allocated)
         return self.cached(("group", side, left, g["shots"], g["bs"], snap, s, ap, rules, poisoned), make)
 
     def fire(self, side: str, left: tuple[int, ...], groups: list[dict], snap: bool = False
@@ -682,7 +699,7 @@ class DieByDie:
         def advance(s: tuple) -> Any:
             to_roll, total = s
             if not to_roll:
-                return Done((total,))
+                return Done(total)
             return d6_faces(lambda f: (to_roll - 1, total + (f if sides == 6 else (f + 1) // 2)))
         return self.run(("attacks", sides), (n * dice, n * (plus + bonus)), advance)
 
@@ -694,7 +711,7 @@ class DieByDie:
             if stage == "wound":
                 return d6_faces(lambda f: (to_go - 1, wounds + (wound is not None and f >= wound), "hit"))
             if not to_go:
-                return Done((wounds,))
+                return Done(wounds)
 
             def after(f: int) -> tuple:
                 if f >= hit:
@@ -763,39 +780,56 @@ class DieByDie:
     def lowest_i(self, side: str, left: tuple) -> int:
         return min(self.units[side][i]["i"] for i, w in enumerate(left) if w > 0)
 
-    def round_end(self, core: tuple) -> dict[tuple, Fraction]:
-        """After the blows: (a left, d left, a status, d status). A unit
-        destroyed ends the combat; else the loser (fewer unsaved wounds
-        inflicted) tests on 2D6 (a double 1 passes) against its highest
+    def falls_back(self, core: tuple) -> dict[str, Fraction]:
+        """The combat result and the loser's morale test after the blows of
+        ``core``: "a" or "d" (the side that fails and falls back) or "" (a
+        draw, a unit destroyed, a test passed). The loser (fewer unsaved wounds
+        inflicted) rolls 2D6, one die then the other, against its highest
         Leadership in play minus the difference (Stubborn: no minus; Fearless:
-        no test); failed, it falls back, caught and destroyed when the winner's
-        D6 + lowest Initiative in play is at least its own."""
+        no test); a double 1 passes."""
         la, ld, ua, ud = core
-        if not any(la) or not any(ld):
-            return {(la, ld, "", ""): Fraction(1)}
-        locked = {(la, ld, "locked", "locked"): Fraction(1)}
-        if ua == ud:
-            return locked
-        loser, winner = ("d", "a") if ud > ua else ("a", "d")
-        lleft = la if loser == "a" else ld
-        alive = [m for m, w in zip(self.units[loser], lleft) if w > 0]
+        if not any(la) or not any(ld) or ua == ud:
+            return {"": Fraction(1)}
+        loser = "d" if ud > ua else "a"
+        alive = [m for m, w in zip(self.units[loser], la if loser == "a" else ld) if w > 0]
         rules = {r for m in alive for r in m.get("rules", ())}
         if "fearless" in rules:
-            return locked
-        ld_value = max(m["ld"] for m in alive)
-        value = ld_value if "stubborn" in rules else ld_value - abs(ua - ud)
+            return {"": Fraction(1)}
+        best = max(m["ld"] for m in alive)
+        value = best if "stubborn" in rules else best - abs(ua - ud)
         holds = self.two_d6(lambda x, y: x + y <= value or x == y == 1)
-        wi = self.lowest_i(winner, la if winner == "a" else ld)
-        li = self.lowest_i(loser, lleft)
-        caught = self.two_d6(lambda x, y: x + wi >= y + li)    # x the winner's d6, y the loser's
+        return {("" if passed else loser): p for passed, p in holds.items()}
+
+    def round_end(self, core: tuple) -> dict[tuple, Fraction]:
+        """After the blows: (a left, d left, a status, d status). A unit
+        destroyed ends the combat; a loser that fails its test falls back, and
+        is caught and destroyed when the winner's D6 + lowest Initiative in
+        play is at least its own D6 + lowest Initiative in play."""
+        la, ld = core[:2]
+        if not any(la) or not any(ld):
+            return {(la, ld, "", ""): Fraction(1)}
         out: Counter = Counter()
-        out[(la, ld, "locked", "locked")] += holds.get(True, 0)
-        for is_caught, p in caught.items():
-            status = "swept" if is_caught else "falling back"
-            gone = tuple(0 for _ in lleft) if is_caught else lleft
-            key = (gone, ld, status, "") if loser == "a" else (la, gone, "", status)
-            out[key] += holds.get(False, 0) * p
-        return {k: v for k, v in out.items() if v}
+        for loser, p in self.falls_back(core).items():
+            if not loser:
+                out[(la, ld, "locked", "locked")] += p
+                continue
+            winner = "d" if loser == "a" else "a"
+            lleft, wleft = (la, ld) if loser == "a" else (ld, la)
+            wi, li = self.lowest_i(winner, wleft), self.lowest_i(loser, lleft)
+            for caught, q in self.two_d6(lambda x, y: x + wi >= y + li).items():  # x: the winner's d6
+                status = "swept" if caught else "falling back"
+                gone = tuple(0 for _ in lleft) if caught else lleft
+                out[(gone, ld, status, "") if loser == "a" else (la, gone, "", status)] += p * q
+        return dict(out)
+
+    def fight(self, charged: bool) -> dict[tuple, Fraction]:
+        """One fight of the full units, as :func:`sim_fight`: (a survivors, d
+        survivors, who falls back: "attacker", "defender" or "none")."""
+        full = tuple(m["w"] for m in self.units["a"]), tuple(m["w"] for m in self.units["d"])
+        names = {"a": "attacker", "d": "defender", "": "none"}
+        return bind(self.blows(*full, charged), lambda c: {
+            (sum(1 for w in c[0] if w), sum(1 for w in c[1] if w), names[who]): p
+            for who, p in self.falls_back(c).items()})
 
     def fight_rounds(self, dist: dict[tuple, Fraction], rounds: int, charged: bool) -> dict[tuple, Fraction]:
         """Up to ``rounds`` rounds of combat for each state (a left, d left, a
@@ -866,3 +900,16 @@ def test_simulated_twin_linked_and_feel_no_pain_identities() -> None:
     def one_wound(roll, chance):  # noqa: ANN001, ANN202
         return sim_allocate(lambda x: chance(7 - x), fnp, [1], 1, 4, None)
     assert tree(one_wound)[1] == Fraction(2, 3)
+
+
+def test_memoised_engine_dice_and_tables() -> None:
+    sim = DieByDie([dict(t=4, w=1, save=None, line="m", fnp=5)])
+    assert sim.two_d6(lambda x, y: x + y >= 8)[True] == Fraction(5, 12)
+    assert sim.dice(2) == {faces: Fraction(1, 36) for faces in enumerate_rolls(2, tuple)}
+    for bs, p in {6: Fraction(31, 36), 10: Fraction(35, 36)}.items():   # the table's reroll of 1s
+        assert sim.shot_hits(1, bs, False, frozenset())[1] == p
+    assert sim.shot_hits(1, 3, False, frozenset({"twin-linked"}))[1] == Fraction(3, 4)
+    assert sim.attack_count(1, (1, 3, 1), 1) == {3: Fraction(1, 3), 4: Fraction(1, 3), 5: Fraction(1, 3)}
+    # Feel No Pain 5+ after no save: 1/3 of the wounds ignored, none against Instant Death (S8 vs T4)
+    assert sim.allocate("a", (1,), 1, 4, None, True) == {((1,), 0): Fraction(1, 3), ((0,), 1): Fraction(2, 3)}
+    assert sim.allocate("a", (1,), 1, 8, None, True) == {((0,), 1): Fraction(1)}
