@@ -5,9 +5,18 @@ would, and enumerates every branch of the game tree with Fractions
 (:func:`tree`). ``roll()`` asks for one raw d6 (6 branches);
 ``chance(k)`` is one d6 compared with a threshold, counting its k winning
 faces out of 6 (2 branches, to keep the tree small). The rule tables are
-written again here from docs/wh40k6.md, not imported. Small cases only.
+written again here from docs/wh40k6.md, not imported. The tree replays every
+branch, so it is for small cases only (a few models and dice: 2-3 models in
+all for the whole assault).
 
-The module's own tests check the enumerator itself.
+:class:`DieByDie` plays the same rules for the close combat, Overwatch, the
+charge and several weapon groups one raw d6 at a time too (each face a
+branch), as processes on hashable states, memoised per state: a partial
+state reached by different rolls is explored once. It covers 2-4 models a
+side, 1-3 weapons and 1-2 rounds of combat in a fraction of a second a case;
+it is checked against :func:`tree` on the small cases (tests/test_wh40k6_exchange.py).
+
+The module's own tests check the enumerators themselves.
 """
 
 from __future__ import annotations
@@ -463,6 +472,405 @@ def sim_assault(chance: Callable[..., bool], roll: Callable[[], int], a: list[di
     return tuple(left["a"]), tuple(left["d"]), status["a"], status["d"]
 
 
+# ------------------------------------------------------------ the memoised die-by-die engine
+# The same rules, played one d6 at a time, for cases too large for tree():
+# each process below is a hashable state and an ``advance(state)`` giving the
+# next states with their weights (one d6: its six faces, 1/6 each; a step
+# with no die: one state of weight 1), or Done(result) when it is over.
+# explore() follows every branch and memoises, per state, the distribution of
+# its results, so the sub-tree of a state reached by different rolls is
+# explored once; bind() chains processes, equal states merged. Every die is
+# still rolled on its own, with its six faces; nothing is taken from the engine.
+
+SIXTH = Fraction(1, 6)
+
+
+class Done:
+    """The end of a process, with its result."""
+
+    __slots__ = ("result",)
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+
+
+def d6_faces(to: Callable[[int], Any]) -> list[tuple[Fraction, Any]]:
+    """One d6 rolled: each face 1/6, the state ``to(face)`` after it."""
+    return [(SIXTH, to(face)) for face in range(1, 7)]
+
+
+def explore(start: Any, advance: Callable[[Any], Any], memo: dict) -> dict[Any, Fraction]:
+    """The distribution of the results of the process ``advance`` from ``start``
+    (memo: state -> distribution, shared by the calls of one process)."""
+    def go(s: Any) -> dict[Any, Fraction]:
+        got = memo.get(s)
+        if got is None:
+            step = advance(s)
+            if isinstance(step, Done):
+                got = {step.result: Fraction(1)}
+            else:
+                acc: Counter = Counter()
+                for w, t in step:
+                    for result, p in go(t).items():
+                        acc[result] += w * p
+                got = dict(acc)
+            memo[s] = got
+        return got
+    return go(start)
+
+
+def bind(dist: dict[Any, Fraction], then: Callable[[Any], dict[Any, Fraction]]) -> dict[Any, Fraction]:
+    """Each state of ``dist`` continued by ``then``, equal results merged."""
+    out: Counter = Counter()
+    for s, p in dist.items():
+        for t, q in then(s).items():
+            out[t] += p * q
+    return {k: v for k, v in out.items() if v}
+
+
+def project(dist: dict[Any, Fraction], f: Callable[[Any], Any]) -> dict[Any, Fraction]:
+    """The distribution of ``f(state)``, equal results merged."""
+    out: Counter = Counter()
+    for s, p in dist.items():
+        out[f(s)] += p
+    return dict(out)
+
+
+class DieByDie:
+    """Two units ``a`` (the charger, or the firer's target alone) and ``d``
+    (model dicts as for :func:`sim_allocate`, with the close-combat keys of
+    :func:`sim_fight`), played die by die with memoised processes. A unit's
+    state is its tuple of wounds left per model. Small cases: 2-4 models a
+    side, a few weapons, a round or two."""
+
+    def __init__(self, a: list[dict], d: list[dict] | None = None) -> None:
+        self.units = {"a": a, "d": d or []}
+        self.memo: dict[Any, dict] = {}
+
+    def run(self, name: Any, start: Any, advance: Callable[[Any], Any]) -> dict[Any, Fraction]:
+        return explore(start, advance, self.memo.setdefault(name, {}))
+
+    def cached(self, key: Any, make: Callable[[], dict[Any, Fraction]]) -> dict[Any, Fraction]:
+        got = self.memo.setdefault("composite", {}).get(key)
+        if got is None:
+            got = self.memo["composite"][key] = make()
+        return got
+
+    # ---------------------------------------------------------------- dice
+    def dice(self, n: int) -> dict[tuple[int, ...], Fraction]:
+        """n d6 rolled one after another: the faces in order."""
+        def advance(faces: tuple[int, ...]) -> Any:
+            return Done(faces) if len(faces) == n else d6_faces(lambda f: faces + (f,))
+        return self.run(("dice", n), (), advance)
+
+    def two_d6(self, passes: Callable[[int, int], bool]) -> dict[bool, Fraction]:
+        return project(self.dice(2), lambda faces: passes(*faces))
+
+    # ---------------------------------------------------------------- shooting
+    def shot_hits(self, n: int, bs: int, snap: bool, rules: frozenset) -> dict[int, Fraction]:
+        """Hits of n shots: a hit die each; a miss rerolled once (Twin-linked:
+        any miss at the first roll's score; a 1 with Preferred Enemy at the
+        first roll's score, else with the BS table's reroll of 1s)."""
+        first, again = BS[1 if snap else bs]
+
+        def advance(s: tuple) -> Any:
+            hits, to_roll, pending = s
+            if pending is not None:
+                return d6_faces(lambda f: (hits + (f >= pending), to_roll, None))
+            if not to_roll:
+                return Done(hits)
+
+            def after(f: int) -> tuple:
+                if f >= first:
+                    return hits + 1, to_roll - 1, None
+                if "twin-linked" in rules:
+                    return hits, to_roll - 1, first
+                if f == 1 and "preferred-enemy" in rules:
+                    return hits, to_roll - 1, first
+                if f == 1 and again is not None:
+                    return hits, to_roll - 1, again
+                return hits, to_roll - 1, None
+            return d6_faces(after)
+        return self.run(("hits", bs, snap, rules), (0, n, None), advance)
+
+    def wound_rolls(self, n: int, strength: int, t: int, rules: frozenset,
+                    poisoned: int | None) -> dict[tuple[int, int], Fraction]:
+        """(wounds, rending wounds) of n hits, a wound die each: a natural 6
+        rends with Rending or Sniper; else the chart (Sniper 4+; Poisoned X
+        unless the chart needs less); Shred rerolls a failure, Preferred Enemy a 1."""
+        needed = 4 if "sniper" in rules else wound_needed(strength, t)
+        if poisoned is not None:
+            needed = poisoned if needed is None else min(needed, poisoned)
+        auto_six = bool(rules & {"rending", "sniper"})
+
+        def advance(s: tuple) -> Any:
+            normal, rend, to_roll, rerolling = s
+            if not to_roll:
+                return Done((normal, rend))
+
+            def after(f: int) -> tuple:
+                if auto_six and f == 6:
+                    return normal, rend + 1, to_roll - 1, False
+                if needed is not None and f >= needed:
+                    return normal + 1, rend, to_roll - 1, False
+                if not rerolling and ("shred" in rules or ("preferred-enemy" in rules and f == 1)):
+                    return normal, rend, to_roll, True     # the same hit, rolled again
+                return normal, rend, to_roll - 1, False
+            return d6_faces(after)
+        return self.run(("wounds", needed, auto_six, rules), (0, 0, n, False), advance)
+
+    def allocate(self, side: str, left: tuple[int, ...], wounds: int, strength: int, ap: int | None,
+                 cover_allowed: bool) -> dict[tuple[tuple[int, ...], int], Fraction]:
+        """(wounds left, unsaved) after ``wounds`` allocated one at a time to the
+        closest model in play: a Look Out, Sir die (4+), a save die, a Feel
+        No Pain die unless the wound is an Instant Death."""
+        models = self.units[side]
+
+        def advance(s: tuple) -> Any:
+            left, to_go, unsaved, stage, i = s
+            if stage == "next":
+                alive = [j for j, w in enumerate(left) if w > 0]
+                if not to_go or not alive:
+                    return Done((left, unsaved))
+                i, m = alive[0], models[alive[0]]
+                others = alive[1:]
+                if m.get("char") and m.get("los") and others:
+                    named = [j for j in others if models[j]["line"] == m["los"]] if isinstance(m["los"], str) else []
+                    dest = (named or others)[0]
+                    return d6_faces(lambda f: (left, to_go, unsaved, "save", dest if f >= 4 else i))
+                return [(1, (left, to_go, unsaved, "save", i))]
+            m = models[i]
+            if stage == "save":
+                sv = best_save(m, ap, cover_allowed)
+                if sv is None:
+                    return [(1, (left, to_go, unsaved, "fnp", i))]
+                return d6_faces(lambda f: (left, to_go - 1, unsaved, "next", None) if f >= sv
+                                else (left, to_go, unsaved, "fnp", i))
+            instant_death = strength >= 2 * m["t"] and not m.get("ew")
+            hurt = left[:i] + ((0 if instant_death else left[i] - 1),) + left[i + 1:]
+            if stage == "fnp" and m.get("fnp") and not instant_death:
+                return d6_faces(lambda f: (left, to_go - 1, unsaved, "next", None) if f >= m["fnp"]
+                                else (hurt, to_go - 1, unsaved + 1, "next", None))
+            return [(1, (hurt, to_go - 1, unsaved + 1, "next", None))]
+        return self.run(("allocate", side, strength, ap, cover_allowed), (left, wounds, 0, "next", None), advance)
+
+    def fire_group(self, side: str, left: tuple[int, ...], g: dict, snap: bool) -> dict[tuple[int, ...], Fraction]:
+        """One weapon group (shots in all, bs, s, ap, rules, poisoned) fired at
+        ``side``: hits, wounds against the majority Toughness of its models in
+        play, the weapon's wounds allocated, then the rending ones at AP2 (when
+        better than the weapon's AP); a unit wiped out is left as it is."""
+        models = self.units[side]
+        if not any(left) or not g["shots"]:
+            return {left: Fraction(1)}
+        rules = frozenset(g.get("rules", ()))
+        t = majority([m["t"] for m, w in zip(models, left) if w > 0])
+        s, ap = g["s"], g["ap"]
+        rend_ap2 = ap is None or ap > 2
+        cover = "ignores-cover" not in rules
+        poisoned = g.get("poisoned", 4 if "poisoned" in rules else None)
+
+        def make() -> dict:
+            def wounded(h: int) -> dict:
+                return self.wound_rolls(h, s, t, rules, poisoned)
+
+            def allocated(k: tuple[int, int]) -> dict:
+                normal, rend = (k[0], k[1]) if rend_ap2 else (k[0] + k[1], 0)
+                first = project(self.allocate(side, left, normal, s, ap, cover), lambda r: r[0])
+                return bind(first, lambda w: project(self.allocate(side, w, rend, s, 2, cover), lambda r: r[0]))
+            return bind(bind(self.shot_hits(g["shots"], g["bs"], snap, rules), wounded), allocated)
+        return self.cached(("group", side, left, g["shots"], g["bs"], snap, s, ap, rules, poisoned), make)
+
+    def fire(self, side: str, left: tuple[int, ...], groups: list[dict], snap: bool = False
+             ) -> dict[tuple[int, ...], Fraction]:
+        """Weapon groups one after another at ``side``, from ``left``."""
+        dist = {left: Fraction(1)}
+        for g in groups:
+            dist = bind(dist, lambda w, g=g: self.fire_group(side, w, g, snap))
+        return dist
+
+    # ---------------------------------------------------------------- close combat
+    def attack_count(self, n: int, attacks: int | tuple[int, int, int], bonus: int) -> dict[int, Fraction]:
+        """The Attacks of n models: a number each, or (dice, sides, plus) rolled
+        per model (a D3 is a d6 halved, rounded up); each with ``bonus`` more."""
+        if not isinstance(attacks, tuple):
+            return {n * (attacks + bonus): Fraction(1)}
+        dice, sides, plus = attacks
+
+        def advance(s: tuple) -> Any:
+            to_roll, total = s
+            if not to_roll:
+                return Done(total)
+            return d6_faces(lambda f: (to_roll - 1, total + (f if sides == 6 else (f + 1) // 2)))
+        return self.run(("attacks", sides), (n * dice, n * (plus + bonus)), advance)
+
+    def melee_wounds(self, n: int, hit: int, wound: int | None, hatred: bool) -> dict[int, Fraction]:
+        """Wounds of n attacks: a hit die (``hit``+; Hatred rerolls a miss),
+        then a wound die for a hit."""
+        def advance(s: tuple) -> Any:
+            to_go, wounds, stage = s
+            if stage == "wound":
+                return d6_faces(lambda f: (to_go - 1, wounds + (wound is not None and f >= wound), "hit"))
+            if not to_go:
+                return Done(wounds)
+
+            def after(f: int) -> tuple:
+                if f >= hit:
+                    return to_go, wounds, "wound"
+                if hatred and stage == "hit":
+                    return to_go, wounds, "rehit"    # the same attack, rolled again
+                return to_go - 1, wounds, "hit"
+            return d6_faces(after)
+        return self.run(("melee", hit, wound, hatred), (n, 0, "hit"), advance)
+
+    def blow_step(self, core: tuple, step: int, first: bool) -> dict[tuple, Fraction]:
+        """One Initiative step from ``core`` = (a left, d left, a's unsaved, d's
+        unsaved): both sides' models of Initiative ``step`` in play at its start
+        strike (first: the first round after the charge), line by line; then
+        each line's wounds allocated in turn."""
+        left = {"a": core[0], "d": core[1]}
+        strikes = []
+        for side, foe in (("a", "d"), ("d", "a")):
+            models, foes = self.units[side], self.units[foe]
+            foe_alive = [i for i, w in enumerate(left[foe]) if w > 0]
+            if not foe_alive:
+                continue
+            t_ws = majority([foes[i]["ws"] for i in foe_alive])
+            t_t = majority([foes[i]["t"] for i in foe_alive])
+            for line in dict.fromkeys(m["line"] for m in models):
+                idx = [i for i, m in enumerate(models) if m["line"] == line and left[side][i] > 0 and m["i"] == step]
+                if not idx:
+                    continue
+                m = models[idx[0]]
+                rules = m.get("rules", ())
+                charging, was_charged = first and side == "a", first and side == "d"
+                bonus = (2 if "rage" in rules else 1) if charging else (
+                    1 if was_charged and "counter-attack" in rules else 0)
+                s = min(10, m["s"] + 1) if charging and "furious-charge" in rules else m["s"]
+                hatred = first and "hatred" in rules
+                wounds = bind(self.attack_count(len(idx), m["a"], bonus),
+                              lambda n, m=m, s=s, hatred=hatred: self.melee_wounds(
+                                  n, ws_needed(m["ws"], t_ws), wound_needed(s, t_t), hatred))
+                strikes.append((foe, wounds, s, m["ap"]))
+        dist = {core: Fraction(1)}
+        for foe, wounds, s, ap in strikes:
+            k = 0 if foe == "a" else 1
+
+            def hit_foe(c: tuple, foe: str = foe, wounds: dict = wounds, s: int = s, ap: Any = ap, k: int = k
+                        ) -> dict:
+                out: Counter = Counter()
+                for n, p in wounds.items():
+                    for (after, unsaved), q in self.allocate(foe, c[k], n, s, ap, False).items():
+                        c2 = list(c)
+                        c2[k], c2[k + 2] = after, c[k + 2] + unsaved
+                        out[tuple(c2)] += p * q
+                return out
+            dist = bind(dist, hit_foe)
+        return dist
+
+    def blows(self, la: tuple, ld: tuple, first: bool) -> dict[tuple, Fraction]:
+        """A round's blows, Initiative 10 to 1: (a left, d left, a's unsaved, d's unsaved)."""
+        def make() -> dict:
+            dist = {(la, ld, 0, 0): Fraction(1)}
+            for step in range(10, 0, -1):
+                dist = bind(dist, lambda c, step=step: self.cached(("step", c, step, first),
+                                                                    lambda: self.blow_step(c, step, first)))
+            return dist
+        return self.cached(("blows", la, ld, first), make)
+
+    def lowest_i(self, side: str, left: tuple) -> int:
+        return min(self.units[side][i]["i"] for i, w in enumerate(left) if w > 0)
+
+    def falls_back(self, core: tuple) -> dict[str, Fraction]:
+        """The combat result and the loser's morale test after the blows of
+        ``core``: "a" or "d" (the side that fails and falls back) or "" (a
+        draw, a unit destroyed, a test passed). The loser (fewer unsaved wounds
+        inflicted) rolls 2D6, one die then the other, against its highest
+        Leadership in play minus the difference (Stubborn: no minus; Fearless:
+        no test); a double 1 passes."""
+        la, ld, ua, ud = core
+        if not any(la) or not any(ld) or ua == ud:
+            return {"": Fraction(1)}
+        loser = "d" if ud > ua else "a"
+        alive = [m for m, w in zip(self.units[loser], la if loser == "a" else ld) if w > 0]
+        rules = {r for m in alive for r in m.get("rules", ())}
+        if "fearless" in rules:
+            return {"": Fraction(1)}
+        best = max(m["ld"] for m in alive)
+        value = best if "stubborn" in rules else best - abs(ua - ud)
+        holds = self.two_d6(lambda x, y: x + y <= value or x == y == 1)
+        return {("" if passed else loser): p for passed, p in holds.items()}
+
+    def round_end(self, core: tuple) -> dict[tuple, Fraction]:
+        """After the blows: (a left, d left, a status, d status). A unit
+        destroyed ends the combat; a loser that fails its test falls back, and
+        is caught and destroyed when the winner's D6 + lowest Initiative in
+        play is at least its own D6 + lowest Initiative in play."""
+        la, ld = core[:2]
+        if not any(la) or not any(ld):
+            return {(la, ld, "", ""): Fraction(1)}
+        out: Counter = Counter()
+        for loser, p in self.falls_back(core).items():
+            if not loser:
+                out[(la, ld, "locked", "locked")] += p
+                continue
+            winner = "d" if loser == "a" else "a"
+            lleft, wleft = (la, ld) if loser == "a" else (ld, la)
+            wi, li = self.lowest_i(winner, wleft), self.lowest_i(loser, lleft)
+            for caught, q in self.two_d6(lambda x, y: x + wi >= y + li).items():  # x: the winner's d6
+                status = "swept" if caught else "falling back"
+                gone = tuple(0 for _ in lleft) if caught else lleft
+                out[(gone, ld, status, "") if loser == "a" else (la, gone, "", status)] += p * q
+        return dict(out)
+
+    def fight(self, charged: bool) -> dict[tuple, Fraction]:
+        """One fight of the full units, as :func:`sim_fight`: (a survivors, d
+        survivors, who falls back: "attacker", "defender" or "none")."""
+        full = tuple(m["w"] for m in self.units["a"]), tuple(m["w"] for m in self.units["d"])
+        names = {"a": "attacker", "d": "defender", "": "none"}
+        return bind(self.blows(*full, charged), lambda c: {
+            (sum(1 for w in c[0] if w), sum(1 for w in c[1] if w), names[who]): p
+            for who, p in self.falls_back(c).items()})
+
+    def fight_rounds(self, dist: dict[tuple, Fraction], rounds: int, charged: bool) -> dict[tuple, Fraction]:
+        """Up to ``rounds`` rounds of combat for each state (a left, d left, a
+        status, d status) of ``dist`` while both are locked (``charged``: the
+        first round follows the charge)."""
+        for r in range(rounds):
+            def one(s: tuple, first: bool = charged and r == 0) -> dict:
+                if s[2:] != ("locked", "locked"):
+                    return {s: Fraction(1)}
+                return self.cached(("round", s, first), lambda: bind(self.blows(s[0], s[1], first), self.round_end))
+            dist = bind(dist, one)
+        return dist
+
+    def assault(self, distance: int, rounds: int, overwatch: list[dict]) -> dict[tuple, Fraction]:
+        """The whole assault of ``a`` on ``d``, as :func:`sim_assault`:
+        Overwatch (each group's dict: models, shots per model, s, ap, rules,
+        optional range in inches: out of range it does not fire, a Rapid Fire
+        weapon fires twice within half of it), the charge roll (2D6, one die
+        after the other), then the rounds. Returns the distribution of (a's
+        wounds left, d's wounds left, a's status, d's status)."""
+        groups = []
+        for g in overwatch:
+            rng = g.get("range")
+            if rng is not None and distance > rng:
+                continue
+            twice = "rapid-fire" in g.get("rules", ()) and rng is not None and 2 * distance <= rng
+            groups.append(dict(g, shots=g["models"] * g["shots"] * (2 if twice else 1), bs=1))
+        la0 = tuple(m["w"] for m in self.units["a"])
+        ld0 = tuple(m["w"] for m in self.units["d"])
+        dist = {(la, ld0, "", ""): p for la, p in self.fire("a", la0, groups, snap=True).items()}
+        reach = self.two_d6(lambda x, y: x + y >= distance)
+
+        def charge(s: tuple) -> dict:
+            if not any(s[0]):     # wiped out by Overwatch: no charge
+                return {s: Fraction(1)}
+            out = {(s[0], s[1], "locked", "locked"): reach.get(True, 0),
+                   (s[0], s[1], "charge failed", ""): reach.get(False, 0)}
+            return {k: v for k, v in out.items() if v}
+        return self.fight_rounds(bind(dist, charge), rounds, True)
+
+
 # ------------------------------------------------------------ self-checks
 def test_tree_reproduces_two_d6() -> None:
     got = tree(lambda roll, chance: roll() + roll() >= 8)
@@ -492,3 +900,16 @@ def test_simulated_twin_linked_and_feel_no_pain_identities() -> None:
     def one_wound(roll, chance):  # noqa: ANN001, ANN202
         return sim_allocate(lambda x: chance(7 - x), fnp, [1], 1, 4, None)
     assert tree(one_wound)[1] == Fraction(2, 3)
+
+
+def test_memoised_engine_dice_and_tables() -> None:
+    sim = DieByDie([dict(t=4, w=1, save=None, line="m", fnp=5)])
+    assert sim.two_d6(lambda x, y: x + y >= 8)[True] == Fraction(5, 12)
+    assert sim.dice(2) == {faces: Fraction(1, 36) for faces in enumerate_rolls(2, tuple)}
+    for bs, p in {6: Fraction(31, 36), 10: Fraction(35, 36)}.items():   # the table's reroll of 1s
+        assert sim.shot_hits(1, bs, False, frozenset())[1] == p
+    assert sim.shot_hits(1, 3, False, frozenset({"twin-linked"}))[1] == Fraction(3, 4)
+    assert sim.attack_count(1, (1, 3, 1), 1) == {3: Fraction(1, 3), 4: Fraction(1, 3), 5: Fraction(1, 3)}
+    # Feel No Pain 5+ after no save: 1/3 of the wounds ignored, none against Instant Death (S8 vs T4)
+    assert sim.allocate("a", (1,), 1, 4, None, True) == {((1,), 0): Fraction(1, 3), ((0,), 1): Fraction(2, 3)}
+    assert sim.allocate("a", (1,), 1, 8, None, True) == {((0,), 1): Fraction(1)}

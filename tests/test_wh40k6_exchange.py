@@ -1,7 +1,15 @@
 """Whole exchanges in 40K 6th edition (several weapons in one shooting
 attack, the whole assault, steps in sequence on shared unit states, turns),
 against the independent die-by-die simulator of tests/test_wh40k6_brute.py,
-by exact equality."""
+by exact equality.
+
+The random cases use its memoised engine (``DieByDie``): the whole assault at
+2-4 models a side in 1-3 model lines (each its own close-combat profile), the
+charged unit with 1-3 ranged weapons for Overwatch, 1-2 rounds; several
+weapons (1-3, 2-4 firing models, 1-2 shots each) at 2-4 target models; random
+Attacks at 2-4 models a side over 1-2 rounds. The memoised engine is itself
+checked against the plain game tree (``tree``) on cases small enough for it
+(2-3 models in all)."""
 
 from __future__ import annotations
 
@@ -19,7 +27,7 @@ from exactodds.rules.wh40k6.exchange import (
     Assault, Fight, MoraleCheck, Shoot, assault, fire, p_caught, sweep_initiative, weapon_groups,
 )
 from exactodds.rules.wh40k6.units import Weapon
-from tests.test_wh40k6_brute import caught_pairs, sim_assault, sim_blows, sim_fire, sim_loser_test, tree
+from tests.test_wh40k6_brute import DieByDie, caught_pairs, sim_assault, sim_blows, sim_fire, sim_loser_test, tree
 
 
 def as_sim(unit: Unit) -> list[dict]:
@@ -29,15 +37,19 @@ def as_sim(unit: Unit) -> list[dict]:
             d = dict(t=m.toughness, w=m.wounds, save=m.save, cover=m.cover, inv=m.invulnerable, char=m.character,
                      los=m.look_out_sir, line=m.name, gun=bool(m.weapons))
             if m.melee is not None:
-                d.update(ws=m.melee.ws, i=m.melee.initiative, a=m.melee.attacks, s=m.melee.strength,
-                         ap=m.melee.ap, ld=m.melee.leadership)
+                a = m.melee.attacks
+                d.update(ws=m.melee.ws, i=m.melee.initiative, s=m.melee.strength, ap=m.melee.ap, ld=m.melee.leadership,
+                         a=a if isinstance(a, int) else (a.dice, a.sides, a.plus))
+            if m.rules or m.feel_no_pain is not None or m.eternal_warrior:
+                d.update(rules=m.rules, fnp=m.feel_no_pain, ew=m.eternal_warrior)
             out.append(d)
     return out
 
 
 @st.composite
 def targets(draw: st.DrawFn, max_models: int = 4) -> Unit:
-    """2-4 models in 1-2 lines (T 3-5, 1-2 wounds, a save or none, maybe a Look Out, Sir character)."""
+    """2-4 models in 1-2 lines (T 3-5, 1-2 wounds, a save or none, maybe an invulnerable or
+    cover save, Feel No Pain, a Look Out, Sir character)."""
     n = draw(st.integers(1, 2))
     lines, total = [], 0
     for j in range(n):
@@ -46,23 +58,29 @@ def targets(draw: st.DrawFn, max_models: int = 4) -> Unit:
         total += count
         char = count == 1 and draw(st.booleans())
         lines.append(Model(draw(st.integers(3, 5)), draw(st.integers(1, 2)), f"L{j}", count,
-                           draw(st.one_of(st.none(), st.integers(3, 6))), None, None, char,
-                           char and draw(st.booleans())))
+                           draw(st.one_of(st.none(), st.integers(3, 6))),
+                           draw(st.sampled_from([None, None, 4, 5])), draw(st.sampled_from([None, None, 4, 5])),
+                           char, char and draw(st.booleans()), feel_no_pain=draw(st.sampled_from([None, None, 5]))))
     return Unit(tuple(lines), "target")
 
 
 @st.composite
+def splits(draw: st.DrawFn, total: int, parts: int) -> list[int]:
+    """``total`` as ``parts`` whole numbers of at least 1, in order."""
+    cuts = sorted(draw(st.lists(st.integers(1, total - 1), min_size=parts - 1, max_size=parts - 1, unique=True)))
+    return [b - a for a, b in zip([0, *cuts], [*cuts, total])]
+
+
+@st.composite
 def weapon_lists(draw: st.DrawFn) -> list[tuple[Weapon, int, int]]:
-    """1-3 weapons, each (profile, BS, models carrying it); at most 4 shots in all."""
+    """1-3 weapons, each (profile, BS, models carrying it): 2-4 models in all, 1-2 shots each."""
     n = draw(st.integers(1, 3))
     out = []
-    budget = 4
-    for j in range(n):
-        models = draw(st.integers(1, max(1, budget - (n - j - 1))))
-        budget -= models
+    for j, models in enumerate(draw(splits(draw(st.integers(max(2, n), 4)), n))):
         rules = draw(st.sampled_from([(), ("twin-linked",), ("rending",)]))
-        out.append((Weapon(f"w{j}", draw(st.integers(3, 8)), 1, draw(st.one_of(st.none(), st.integers(2, 6))),
-                           rules=rules), draw(st.integers(2, 5)), models))
+        out.append((Weapon(f"w{j}", draw(st.integers(3, 8)), draw(st.integers(1, 2)),
+                           draw(st.one_of(st.none(), st.integers(2, 6))), rules=rules),
+                    draw(st.integers(2, 5)), models))
     return out
 
 
@@ -71,14 +89,22 @@ def firer(weapons: list[tuple[Weapon, int, int]]) -> Unit:
     return Unit(lines, "firer", tuple(w for w, _, _ in weapons))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(weapon_lists(), targets())
 def test_several_weapons_group_by_group_match_brute_force(weapons: list, target: Unit) -> None:
     got = fire(firer(weapons), target).final.map(lambda s: s.wounds)
-    groups = [dict(shots=n, bs=bs, s=w.strength, ap=w.ap, rules=w.rules) for w, bs, n in weapons]
-    expected = tree(lambda roll, chance: sim_fire(roll, chance, as_sim(target), [m.wounds for m in
-                                                                                  target.expanded()], groups))
-    assert got.to_fractions() == expected
+    groups = [dict(shots=n * w.shots, bs=bs, s=w.strength, ap=w.ap, rules=w.rules) for w, bs, n in weapons]
+    start = tuple(m.wounds for m in target.expanded())
+    assert got.to_fractions() == DieByDie(as_sim(target)).fire("a", start, groups)
+
+
+def test_the_memoised_simulator_matches_the_plain_tree_on_several_weapons() -> None:
+    weapons = [(Weapon("a", 4, 2, 5, rules=("rending",)), 3, 1), (Weapon("b", 6, ap=3, rules=("twin-linked",)), 4, 1)]
+    target = Unit((Model(3, 1, "m", 1, 5), Model(4, 2, "n", 2, 4, character=True, look_out_sir=True)), "T")
+    groups = [dict(shots=n * w.shots, bs=bs, s=w.strength, ap=w.ap, rules=w.rules) for w, bs, n in weapons]
+    plain = tree(lambda roll, chance: sim_fire(roll, chance, as_sim(target), [1, 2, 2], groups))
+    assert DieByDie(as_sim(target)).fire("a", (1, 2, 2), groups) == plain
+    assert fire(firer(weapons), target).final.map(lambda s: s.wounds).to_fractions() == plain
 
 
 def test_an_earlier_group_wipes_the_target_out() -> None:
@@ -131,25 +157,120 @@ def engagement_tuple(e) -> tuple:  # noqa: ANN001
     return e.attacker.wounds, e.defender.wounds, e.attacker_status, e.defender_status
 
 
+MELEE_RULES = [(), (), (), ("furious-charge",), ("rage",), ("counter-attack",), ("hatred",), ("fearless",),
+               ("stubborn",)]
+
+
+@st.composite
+def overwatch_weapons(draw: st.DrawFn) -> tuple[Weapon, ...]:
+    """1-3 ranged weapons: S3-8, 1-2 shots, maybe AP, Twin-linked, Rending or
+    Rapid Fire, maybe a range (out of range at the charge distance: no
+    Overwatch; Rapid Fire within half of it: two shots each)."""
+    out = []
+    for k in range(draw(st.integers(1, 3))):
+        rules = draw(st.sampled_from([(), (), ("twin-linked",), ("rending",), ("rapid-fire",)]))
+        out.append(Weapon(f"w{k}", draw(st.integers(3, 8)), draw(st.integers(1, 2)),
+                          draw(st.one_of(st.none(), st.integers(2, 6))), rules=rules,
+                          range=draw(st.one_of(st.none(), st.integers(4, 24)))))
+    return tuple(out)
+
+
+@st.composite
+def assault_units(draw: st.DrawFn, prefix: str, guns: bool) -> Unit:
+    """2-4 models in 1-3 lines, each line its own close-combat profile (WS,
+    Initiative, 1, 2 or D3 Attacks, S, AP, Ld, maybe a close-combat rule),
+    Toughness, 1-2 wounds, saves, maybe Feel No Pain or a Look Out, Sir
+    character; ``guns``: 1-3 ranged weapons carried by its lines."""
+    total = draw(st.integers(2, 4))
+    n_lines = draw(st.integers(1, min(3, total)))
+    counts = draw(splits(total, n_lines))
+    weapons = draw(overwatch_weapons()) if guns else ()
+    lines = []
+    for j, count in enumerate(counts):
+        carried = tuple(w.name for w in weapons if draw(st.booleans())) or ((weapons[j % len(weapons)].name,)
+                                                                           if weapons else ())
+        char = count == 1 and n_lines > 1 and draw(st.booleans())
+        los = draw(st.sampled_from([True, False, f"{prefix}{(j + 1) % n_lines}"])) if char else False
+        melee = Melee(draw(st.integers(2, 6)), draw(st.integers(1, 5)), draw(st.sampled_from([1, 1, 2, "D3"])),
+                      draw(st.integers(3, 6)), draw(st.integers(4, 9)), draw(st.one_of(st.none(), st.integers(2, 6))))
+        lines.append(Model(draw(st.integers(3, 5)), draw(st.integers(1, 2)), f"{prefix}{j}", count,
+                           draw(st.one_of(st.none(), st.integers(3, 6))),
+                           draw(st.one_of(st.none(), st.integers(4, 6))) if draw(st.booleans()) else None,
+                           None, char, los, melee, draw(st.sampled_from([None, None, None, 5, 6])),
+                           rules=draw(st.sampled_from(MELEE_RULES)),
+                           bs=draw(st.integers(1, 5)) if carried else None, weapons=carried))
+    return Unit(tuple(lines), prefix, weapons)
+
+
 @st.composite
 def assaults(draw: st.DrawFn) -> tuple[Unit, Unit, int, int]:
-    """2-3 models in all, 1-2 rounds; two rounds with one model a side (the brute
-    force's tree grows exponentially with the dice rolled)."""
+    """2-4 models a side, the charged unit with 1-3 ranged weapons for
+    Overwatch, each side with 1-3 close-combat profiles; 1-2 rounds."""
+    return (draw(assault_units("A", False)), draw(assault_units("D", True)), draw(st.integers(1, 12)),
+            draw(st.integers(1, 2)))
+
+
+def overwatch_groups(unit: Unit) -> list[dict]:
+    """The charged unit's weapon groups for the simulator, in the unit's weapon
+    order: the models of one BS carrying one weapon (the BS does not matter to
+    snap shots, but each group is resolved on its own)."""
+    groups = []
+    for w in unit.weapons:
+        by_bs: dict[int, int] = {}
+        for m in unit.models:
+            if w.name in m.weapons:
+                by_bs[m.bs] = by_bs.get(m.bs, 0) + m.count   # type: ignore[index]
+        groups += [dict(models=n, shots=w.shots, s=w.strength, ap=w.ap, rules=w.rules, range=w.range)
+                   for n in by_bs.values()]
+    return groups
+
+
+@settings(max_examples=80, deadline=None)
+@given(assaults())
+def test_the_whole_assault_matches_brute_force(case: tuple[Unit, Unit, int, int]) -> None:
+    attacker, defender, distance, rounds = case
+    got = assault(attacker, defender, distance, rounds).final.map(engagement_tuple)
+    expected = DieByDie(as_sim(attacker), as_sim(defender)).assault(distance, rounds, overwatch_groups(defender))
+    assert got.to_fractions() == expected
+
+
+@st.composite
+def tiny_assaults(draw: st.DrawFn) -> tuple[Unit, Unit, int, int]:
+    """2-3 models in all, 1-2 rounds; two rounds with one model a side: small
+    enough for tree() over sim_assault."""
     attacker = draw(fighting_units("A", False))
     defender = draw(fighting_units("D", True, max_count=3 - attacker.size))
     rounds = draw(st.integers(1, 2)) if attacker.size + defender.size == 2 else 1
     return attacker, defender, draw(st.integers(2, 12)), rounds
 
 
-@settings(max_examples=20, deadline=None)
-@given(assaults())
-def test_the_whole_assault_matches_brute_force(case: tuple[Unit, Unit, int, int]) -> None:
+@settings(max_examples=15, deadline=None)
+@given(tiny_assaults())
+def test_the_memoised_simulator_matches_the_plain_tree(case: tuple[Unit, Unit, int, int]) -> None:
     attacker, defender, distance, rounds = case
-    got = assault(attacker, defender, distance, rounds).final.map(engagement_tuple)
     overwatch = [dict(shots=1, s=w.strength, ap=w.ap) for w in defender.weapons]
-    expected = tree(lambda roll, chance: sim_assault(chance, roll, as_sim(attacker), as_sim(defender), distance,
-                                                     rounds, overwatch))
-    assert got.to_fractions() == expected
+    plain = tree(lambda roll, chance: sim_assault(chance, roll, as_sim(attacker), as_sim(defender), distance,
+                                                  rounds, overwatch))
+    assert DieByDie(as_sim(attacker), as_sim(defender)).assault(distance, rounds, overwatch_groups(defender)) == plain
+
+
+def test_the_memoised_simulator_matches_the_plain_tree_on_small_assaults() -> None:
+    # tiny cases where tree() over sim_assault is quick: the memoised simulator, the plain
+    # tree and the engine agree (Rending Overwatch, Hatred, 2 wounds, Look Out, Sir, Feel No Pain)
+    gun = Weapon("gun", 5, ap=4, rules=("rending",))
+    a = Unit((fighter("a", 1, i=3, a=1, s=4, t=4, save=4, ws=4, ld=7),), "A")
+    hater = Unit((Model(4, 2, "a", 1, 4, melee=Melee(4, 3, 1, 4, 7), rules=("hatred",)),), "A")
+    d = Unit((fighter("d", 1, i=4, s=3, t=3, save=5, ws=3, ld=6, gun=gun),), "D", (gun,))
+    pair = Unit((Model(3, 1, "c", 1, 5, character=True, look_out_sir=True, melee=Melee(3, 4, 1, 3, 6)),
+                 Model(3, 1, "e", 1, 5, melee=Melee(3, 2, 1, 3, 8), feel_no_pain=5)), "D")
+    overwatch = [dict(shots=1, s=5, ap=4, rules=("rending",))]
+    for attacker, defender, rounds in ((a, d, 2), (hater, d, 1), (a, pair, 1)):
+        ow = overwatch if defender.weapons else []
+        plain = tree(lambda roll, chance: sim_assault(chance, roll, as_sim(attacker), as_sim(defender), 6, rounds,
+                                                      ow))
+        memo = DieByDie(as_sim(attacker), as_sim(defender)).assault(6, rounds, overwatch_groups(defender))
+        assert memo == plain
+        assert assault(attacker, defender, 6, rounds).final.map(engagement_tuple).to_fractions() == plain
 
 
 def test_sweeping_advance_uses_the_lowest_initiative_in_play() -> None:
@@ -224,41 +345,38 @@ def test_scenario_errors() -> None:
         Scenario({"a": a}, [MoraleCheck("a")], turns=0)
 
 
-@settings(max_examples=6, deadline=None)
-@given(st.sampled_from(["D3", "D3+1", "2D3"]), st.integers(1, 2), st.booleans(), st.integers(1, 2))
-def test_random_attacks_match_brute_force(expr: str, count: int, charged: bool, rounds: int) -> None:
-    """Random melee Attacks (D3 each model, rolled each round), over 1-2 rounds; the
-    brute force's tree grows exponentially with the attacks: two models or two
-    rounds only with D3 and no charge bonus."""
-    if expr != "D3" or charged:
-        count, rounds = 1, 1
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["D3", "D3+1", "2D3"]), st.integers(2, 4), st.integers(2, 4), st.booleans(), st.integers(1, 2))
+def test_random_attacks_match_brute_force(expr: str, count: int, foes: int, charged: bool, rounds: int) -> None:
+    """Random melee Attacks (D3 each model, rolled each round), 2-4 models a side, 1-2 rounds."""
     a = Unit((Model(4, 1, "a", count, 5, melee=Melee(4, 4, expr, 4, 7)),), "A")   # type: ignore[arg-type]
-    d = Unit((Model(4, 1, "d", 1, 4, melee=Melee(3, 3, 1, 4, 6)),), "D")
-    rounds = rounds if count == 1 else 1
+    d = Unit((Model(4, 1, "d", foes, 4, melee=Melee(3, 3, 1, 4, 6)),), "D")
     sc = Scenario({"a": a, "d": d}, [Fight("a", "d", charged=charged, rounds=rounds)])
     got = sc.run().final.map(lambda w: (w.units[0].wounds, w.units[1].wounds, w.statuses[0], w.statuses[1]))
-    dice = {"D3": (1, 3, 0), "D3+1": (1, 3, 1), "2D3": (2, 3, 0)}[expr]
-    sa, sd = as_sim(a), as_sim(d)
-    for m in sa:
-        m["a"] = dice
+    sim = DieByDie(as_sim(a), as_sim(d))
+    start = {((1,) * count, (1,) * foes, "locked", "locked"): F(1)}
+    assert got.to_fractions() == sim.fight_rounds(start, rounds, charged)
 
-    def play(roll, chance):  # noqa: ANN001, ANN202 - the fight step's rounds, die by die
-        left = {"a": [1] * count, "d": [1]}
-        status = ("charging" if charged else "locked", "locked")
-        for r in range(rounds):
-            unsaved = sim_blows(chance, sa, sd, charged and r == 0, left)
-            falls = sim_loser_test(chance, sa, sd, left, unsaved)
-            if not (any(left["a"]) and any(left["d"])):
-                return tuple(left["a"]), tuple(left["d"]), "", ""
-            if falls != "none":
-                loser, winner = ("a", "d") if falls == "attacker" else ("d", "a")
-                lowest = {"a": 4, "d": 3}
-                if chance(caught_pairs(lowest[winner], lowest[loser]), 36):
-                    left[loser] = [0] * len(left[loser])
-                    st_l = "swept"
-                else:
-                    st_l = "falling back"
-                return tuple(left["a"]), tuple(left["d"]), *((st_l, "") if loser == "a" else ("", st_l))
-            status = ("locked", "locked")
-        return tuple(left["a"]), tuple(left["d"]), *status
-    assert got.to_fractions() == tree(play)
+
+def test_the_memoised_simulator_matches_the_plain_tree_on_random_attacks() -> None:
+    a = Unit((Model(4, 1, "a", 1, 5, melee=Melee(4, 4, "D3", 4, 7)),), "A")
+    d = Unit((Model(4, 1, "d", 1, 4, melee=Melee(3, 3, 1, 4, 6)),), "D")
+    sa, sd = as_sim(a), as_sim(d)
+
+    def play(roll, chance):  # noqa: ANN001, ANN202 - one round after a charge, die by die
+        left = {"a": [1], "d": [1]}
+        unsaved = sim_blows(chance, sa, sd, True, left)
+        falls = sim_loser_test(chance, sa, sd, left, unsaved)
+        if not (any(left["a"]) and any(left["d"])):
+            return tuple(left["a"]), tuple(left["d"]), "", ""
+        if falls == "none":
+            return tuple(left["a"]), tuple(left["d"]), "locked", "locked"
+        loser, winner = ("a", "d") if falls == "attacker" else ("d", "a")
+        if chance(caught_pairs({"a": 4, "d": 3}[winner], {"a": 4, "d": 3}[loser]), 36):
+            left[loser] = [0] * len(left[loser])
+            st_l = "swept"
+        else:
+            st_l = "falling back"
+        return tuple(left["a"]), tuple(left["d"]), *((st_l, "") if loser == "a" else ("", st_l))
+    start = {((1,), (1,), "locked", "locked"): F(1)}
+    assert DieByDie(sa, sd).fight_rounds(start, 1, True) == tree(play)

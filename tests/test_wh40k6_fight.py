@@ -1,6 +1,7 @@
 """40K 6th edition fight sub-phase: Initiative steps, simultaneous strikes,
 +1 Attack on the charge, combat result and the loser's morale test, against
-an independent die-by-die simulator (tests/test_wh40k6_brute.py)."""
+an independent die-by-die simulator (tests/test_wh40k6_brute.py): its plain
+game tree for 1-2 models a side, its memoised engine for 2-4 models a side."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from hypothesis import strategies as st
 
 from exactodds import Dist, InputError
 from exactodds.rules.wh40k6 import FightEnd, Melee, Model, Survivors, Unit, fight
-from tests.test_wh40k6_brute import sim_fight, tree
+from tests.test_wh40k6_brute import DieByDie, sim_fight, tree
+from tests.test_wh40k6_exchange import as_sim as sim_models
+from tests.test_wh40k6_exchange import assault_units
 
 
 def fighter(name: str = "m", count: int = 1, ws: int = 4, i: int = 4, a: int = 1, s: int = 4, ap: int | None = None,
@@ -48,6 +51,15 @@ def small_units(draw: st.DrawFn, prefix: str, max_lines: int = 2) -> Unit:
 def test_fight_matches_brute_force(attacker: Unit, defender: Unit, charged: bool) -> None:
     got = fight(attacker, defender, charged).final
     expected = tree(lambda roll, chance: sim_fight(chance, as_sim(attacker), as_sim(defender), charged))
+    assert got.to_fractions() == {FightEnd(*k): v for k, v in expected.items()}
+
+
+@settings(max_examples=30, deadline=None)
+@given(assault_units("A", False), assault_units("D", False), st.booleans())
+def test_fight_matches_the_memoised_brute_force(attacker: Unit, defender: Unit, charged: bool) -> None:
+    """2-4 models a side in 1-3 lines, close-combat rules, random Attacks, Feel No Pain."""
+    got = fight(attacker, defender, charged).final
+    expected = DieByDie(sim_models(attacker), sim_models(defender)).fight(charged)
     assert got.to_fractions() == {FightEnd(*k): v for k, v in expected.items()}
 
 
