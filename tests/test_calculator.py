@@ -191,6 +191,7 @@ def browser() -> Iterator[object]:
 
 def _open(browser: object, url: str, requests: list[str]) -> object:
     page = browser.new_page(viewport={"width": 1400, "height": 1800})  # type: ignore[attr-defined]
+    page.set_default_timeout(120_000)  # a busy shared machine can keep the page's Python busy past 30 s
     page.on("request", lambda r: requests.append(r.url))
     page.goto(url)
     page.wait_for_function("window.exactoddsCalculator && window.exactoddsCalculator.timings.firstAnswer !== null",
