@@ -190,9 +190,13 @@ def _unit(units: Mapping[str, Any], name: str) -> ShootingUnit:
     return u
 
 
-def _most_shots(unit: ShootingUnit) -> int:
-    whole = unit.attacker()
-    return 0 if whole is None else sum(f.weapon.most_shots(f.count) for f in whole.models)
+def _outcomes(firer: ShootingUnit, target: ShootingUnit) -> int:
+    """A bound on one attack's outcomes from one state: the firer's most shots
+    + 1, at most the target's total Wounds + 1 (the status sets are counted
+    in the states of the world)."""
+    whole = firer.attacker()
+    shots = 0 if whole is None else sum(f.weapon.most_shots(f.count) for f in whole.models)
+    return min(shots, target.total_wounds()) + 1
 
 
 @dataclass(frozen=True)
@@ -220,8 +224,8 @@ class Shoot:
                           crits_first=self.crits_first)
 
     def branching(self, units: Mapping[str, Any]) -> int:
-        """Outcomes of the step from one world, at most: the firer's most shots + 1."""
-        return _most_shots(units[self.unit]) + 1
+        """Outcomes of the step from one world, at most (:func:`_outcomes`)."""
+        return _outcomes(_unit(units, self.unit), _unit(units, self.target))
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Any]) -> list[Step]:
         firer, target = _unit(units, self.unit), _unit(units, self.target)
@@ -264,8 +268,10 @@ class Exchange:
                            crits_first=self.crits_first))
 
     def branching(self, units: Mapping[str, Any]) -> int:
-        """Outcomes of the step from one world, at most: (most shots + 1) of each side, multiplied."""
-        return (_most_shots(units[self.attacker]) + 1) * (_most_shots(units[self.target]) + 1)
+        """Outcomes of the step from one world, at most: those of each attack
+        (:func:`_outcomes`), multiplied."""
+        a, t = _unit(units, self.attacker), _unit(units, self.target)
+        return _outcomes(a, t) * _outcomes(t, a)
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Any]) -> list[Step]:
         attacker, target = _unit(units, self.attacker), _unit(units, self.target)
