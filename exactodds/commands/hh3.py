@@ -245,6 +245,10 @@ def exchange(p: ExchangeParams) -> Answer:
                     return_facing=p.return_facing or "front", moved=p.moved, majority_bs=p.majority_bs,
                     crits_first=not p.crits_last, name="exchange")
     sc = Scenario({"attacker": a, "target": t}, [step], p.turns)
+    for role, unit, ref in (("attacker", a, p.attacker), ("target", t, p.target)):
+        if not unit.can_shoot():
+            raise ParamError("{" + role + "} " + literal(
+                f"{ref.written}: no model line fires (bs and weapon = \"NAME\"); in an exchange both units shoot"))
     step.build({"attacker": 0, "target": 1}, sc.units)  # its checks, before the size check and the run
     query: dict[str, Any] = {"attacker": p.attacker.written, "target": p.target.written, "turns": p.turns}
     for key in ("cover", "return_cover", "facing", "return_facing"):

@@ -48,12 +48,25 @@ def check_scenario_size(sc: Scenario) -> None:
     its branching (a 40K shooting attack: the firer's most shots + 1; an
     assault or a fight: rounds x (the most attacks of either side + 1); a
     morale test: 1; a Horus Heresy step: its own ``branching``, the product
-    of each attack's outcomes in an exchange)."""
+    of each attack's outcomes in an exchange).
+
+    A Horus Heresy scenario follows the worlds step by step instead: each
+    step costs (the worlds before it) x (its branching), and leaves at most
+    that many worlds, never more than the joint states."""
     from ..rules.wh40k6.exchange import Assault, Fight, Shoot, weapon_groups
 
     joint = 1
     for u in sc.units.values():
         joint *= unit_states(u)
+    what = f"a scenario of {len(sc.units)} units, {len(sc.steps)} steps and {sc.turns} turns"
+    if sc.system == "hh3":
+        worlds, work = 1, 0
+        for _ in range(sc.turns):
+            for s in sc.steps:
+                work += worlds * s.branching(sc.units)
+                worlds = min(joint, worlds * s.branching(sc.units))
+        check_size(work, what)
+        return
 
     def attacks(u: Any) -> int:
         return sum(((m.melee.most_attacks() if m.melee else 0) + 2) * m.count for m in u.models)
@@ -68,8 +81,7 @@ def check_scenario_size(sc: Scenario) -> None:
             branching += s.rounds * (max(attacks(sc.units[s.attacker]), attacks(sc.units[s.defender])) + 1)
         else:
             branching += 1
-    check_size(joint * branching * sc.turns, f"a scenario of {len(sc.units)} units, {len(sc.steps)} steps and "
-                                             f"{sc.turns} turns")
+    check_size(joint * branching * sc.turns, what)
 
 
 def unit_states(u: Any) -> int:

@@ -21,7 +21,7 @@ step's cost from one world); equal worlds are merged after every step.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
@@ -114,8 +114,11 @@ class Scenario:
     def start_world(self) -> World:
         """Every unit at its starting state (``start``, else its file's), with the
         statuses its file gives (a Horus Heresy vehicle's), else none."""
+        starting: Callable[[Any], tuple[UnitState, str]]
         if self.system == "hh3":
-            from .hh3.exchange import start_world_state as starting
+            from .hh3.exchange import start_world_state
+
+            starting = start_world_state
         else:
             from .wh40k6.casualties import start_state
 
