@@ -311,6 +311,16 @@ def load_scenario(path: str | Path, turns: int | None = None, distance: Fraction
         return load_volley(doc, path, turns)
     no_unknown_keys(doc, SCENARIO_KEYS, path)
     n_turns = turns or optional(doc, "turns", int, path, default=1, check=between(1, MAX_TURNS))
+    # the steps first: a step of another system is named before any unit file is read
+    steps = require(doc, "steps", list, path)
+    overrides = {"distance": distance, "rounds": rounds}
+    if system == "hh3":
+        for key, value in overrides.items():
+            if value is not None:
+                raise InputError(f"{path}: {key} applies to 40k6 assault and fight steps; this scenario is hh3")
+        built = [_hh3_step(s, i, path) for i, s in enumerate(steps, 1)]
+    else:
+        built = [_step(s, i, path, overrides) for i, s in enumerate(steps, 1)]
     tables = require(doc, "units", dict, path)
     units: dict[str, Any] = {}
     for name, u in tables.items():
@@ -326,15 +336,6 @@ def load_scenario(path: str | Path, turns: int | None = None, distance: Fraction
             units[name] = load_hh3_unit(unit_path) if system == "hh3" else load_unit(unit_path)
         else:
             units[name] = hh3_unit(u, path, name) if system == "hh3" else unit_from_doc(u, path, default_name=name)
-    steps = require(doc, "steps", list, path)
-    overrides = {"distance": distance, "rounds": rounds}
-    if system == "hh3":
-        for key, value in overrides.items():
-            if value is not None:
-                raise InputError(f"{path}: {key} applies to 40k6 assault and fight steps; this scenario is hh3")
-        built = [_hh3_step(s, i, path) for i, s in enumerate(steps, 1)]
-    else:
-        built = [_step(s, i, path, overrides) for i, s in enumerate(steps, 1)]
     try:
         sc = Scenario(units, built, n_turns)
     except InputError as e:
