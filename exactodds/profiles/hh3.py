@@ -51,8 +51,29 @@ A target file::
     # a vehicle instead: armour = { front = 11, side = 11, rear = 10 }, hull_points = 3
     #   (and optionally hull_points_left = 2)
 
-Errors name the file, the key and the expected type; unknown keys are
-refused so that a typo never silently changes an answer.
+A unit file (a unit that both shoots and is shot at: an exchange, a
+scenario step) is a target file whose model lines also carry ``bs`` and
+``weapon``, with the ``[weapons.NAME]`` tables and the attacker flags::
+
+    name = "Legion Tactical Squad"
+    leadership = 7
+    [[models]]
+    name = "Legionary"
+    count = 9
+    bs = 4                           # firing stats: bs and weapon (both, or neither:
+    weapon = "bolter"                #   a line without them carries no ranged weapon)
+    toughness = 4                    # target stats, as in a target file
+    wounds = 1
+    save = 3
+    [weapons.bolter]
+    firepower = 2
+    ...
+
+A unit file also reads as an attacker file (its firing lines) and as a
+target file: each loader lets the other role's keys through.
+
+Errors name the file, the key and the expected type; unknown keys (of
+neither role) are refused so that a typo never silently changes an answer.
 """
 
 from __future__ import annotations
