@@ -170,9 +170,13 @@ def shoot_kernel(fire: Fire, f: int, t: int) -> Kernel:
 
 def exchange_kernel(out: Fire, back: Fire, a: int, t: int) -> Kernel:
     """The exchange of unit ``a`` (attacker) and unit ``t`` as a kernel on
-    worlds: ``out`` (a at t) and ``back`` (t at a, every model t had at the
-    start) from the same start are independent, so the joint end is their
-    product: O(|out| x |back|) per distinct world, each attack memoised."""
+    worlds: "L'unité ciblée riposte en tirant à son tour, même avec les
+    figurines qui vont mourir dans l'échange" (the original; the targeted
+    unit returns fire in turn, even with the models that will die in the
+    exchange). ``out`` (a at t) and ``back`` (t at a, every model t had at
+    the start, at a as it was at the start) from the same start are
+    independent, so the joint end is their product: O(|out| x |back|) per
+    distinct world, each attack memoised (:class:`Fire`)."""
     def kernel(w: World) -> Dist:
         sa, st = w.units[a], w.units[t]
         if not (any(sa.wounds) and any(st.wounds)):
