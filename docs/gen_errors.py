@@ -112,6 +112,21 @@ def _scenario(step: str, kind: str = "shoot",
             f'[[steps]]\nkind = "{kind}"\n{step}\n').encode()
 
 
+_UNARMED_HH3 = """name = "Unarmed"
+leadership = 7
+[[models]]
+count = 2
+toughness = 4
+wounds = 1
+"""
+
+
+def _hh3_scenario(attacker: str, target: str) -> bytes:
+    """A Horus Heresy scenario (in the scratch folder) with one exchange."""
+    return (f'system = "hh3"\n[units.a]\nfile = "{attacker}"\n[units.b]\nfile = "{target}"\n'
+            '[[steps]]\nkind = "exchange"\nattacker = "a"\ntarget = "b"\n').encode()
+
+
 @dataclass
 class Case:
     """One documented bad input: its kind, the command line after ``exactodds``,
@@ -220,6 +235,14 @@ CASES: list[Case] = [
          files={"s.toml": _scenario('unit = "marines"\ntarget = "orks"', kind="ambush")}),
     Case("Files", "scenario: a charge distance over 12 inches", ["scenario", "s.toml"],
          files={"s.toml": _scenario('attacker = "orks"\ndefender = "marines"\ndistance = 13', kind="assault")}),
+    Case("Files", "scenario: a Horus Heresy step in a 40K scenario", ["scenario", "s.toml"],
+         files={"s.toml": _scenario('attacker = "marines"\ntarget = "orks"', kind="exchange")}),
+    Case("Files", "scenario: an exchange with a unit that cannot shoot", ["scenario", "s.toml"],
+         files={"s.toml": _hh3_scenario("examples/hh3/unit_tactical_squad.toml", "unarmed.toml"),
+                "unarmed.toml": _UNARMED_HH3.encode()}),
+    Case("Files", "hh3 exchange: a unit file without target stats",
+         ["hh3", "exchange", "--attacker", "examples/hh3/tactical_squad.toml", "--target",
+          "examples/hh3/unit_heavy_support_squad.toml"]),
     Case("Bounded work", "scenario too large", ["scenario", "s.toml", "--turns", "20", "--rounds", "20"],
          files={"s.toml": _scenario('attacker = "orks"\ndefender = "marines"\ndistance = 7', kind="assault")}),
     Case("Files", "empty query file", ["run", "empty.toml"], files={"empty.toml": b""}),

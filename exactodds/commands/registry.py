@@ -39,6 +39,7 @@ COMMANDS: dict[tuple[str, str | None], str] = {
     ("hh3", "wound"): "hh3",
     ("hh3", "penetrate"): "hh3",
     ("hh3", "shoot"): "hh3",
+    ("hh3", "exchange"): "hh3",
 }
 """``(system, command)`` -> module of :mod:`exactodds.commands` defining it
 (``command`` None: the system is a single command)."""
@@ -50,11 +51,11 @@ SYSTEMS: dict[str, str] = {
     "40k6": "Warhammer 40,000 6th edition: hit and wound rolls, shooting, Overwatch, charge, fight, morale; "
             "several weapons of a unit file (fire) and the whole "
             "assault (assault).",
-    "scenario": "A whole exchange from a scenario file: units named once, steps in order (shoot, assault, "
-                "fight, morale) on shared unit states, over turns.",
+    "scenario": "A whole exchange from a scenario file: units named once, steps in order (40k6: shoot, "
+                "assault, fight, morale; hh3: exchange, shoot) on shared unit states, over turns.",
     "hh3": "Horus Heresy 3rd edition: the shooting attack, exactly.\n\n"
            "hit (hits and Critical Hits), wound (S vs T), penetrate (d6 + S vs Armour), "
-           "shoot (a whole attack from two TOML files).",
+           "shoot (a whole attack from two TOML files), exchange (an attack and the target's return fire).",
 }
 """What each system is, in one paragraph (the help of a group of commands)."""
 

@@ -51,8 +51,29 @@ A target file::
     # a vehicle instead: armour = { front = 11, side = 11, rear = 10 }, hull_points = 3
     #   (and optionally hull_points_left = 2)
 
-Errors name the file, the key and the expected type; unknown keys are
-refused so that a typo never silently changes an answer.
+A unit file (a unit that both shoots and is shot at: an exchange, a
+scenario step) is a target file whose model lines also carry ``bs`` and
+``weapon``, with the ``[weapons.NAME]`` tables and the attacker flags::
+
+    name = "Legion Tactical Squad"
+    leadership = 7
+    [[models]]
+    name = "Legionary"
+    count = 9
+    bs = 4                           # firing stats: bs and weapon (both, or neither:
+    weapon = "bolter"                #   a line without them carries no ranged weapon)
+    toughness = 4                    # target stats, as in a target file
+    wounds = 1
+    save = 3
+    [weapons.bolter]
+    firepower = 2
+    ...
+
+A unit file also reads as an attacker file (its firing lines) and as a
+target file: each loader lets the other role's keys through.
+
+Errors name the file, the key and the expected type; unknown keys (of
+neither role) are refused so that a typo never silently changes an answer.
 """
 
 from __future__ import annotations
@@ -69,6 +90,7 @@ from ..rules.hh3.units import (
     Armour,
     AttackingUnit,
     FiringModels,
+    ShootingUnit,
     TargetModels,
     TargetUnit,
     Weapon,
@@ -157,34 +179,57 @@ def _weapon(name: str, w: object, path: Path) -> Weapon:
 
 
 def load_attacker(path: str | Path) -> AttackingUnit:
-    """Read an attacker file (see the module docstring)."""
+    """Read an attacker file (see the module docstring). A unit file that also
+    carries target stats (see :func:`load_unit`) reads as its firing models."""
     path = Path(path)
-    doc = load_toml(path)
-    no_unknown_keys(doc, ATTACKER_KEYS, path)
-    weapons_table = require(doc, "weapons", dict, path)
-    weapons = {name: _weapon(name, w, path) for name, w in weapons_table.items()}
+    return attacker_from_doc(load_toml(path), path)
+
+
+def _fires(m: dict) -> bool:
+    """Whether a model line fires: it has ``bs`` or ``weapon``, or it has no
+    target stat (an attacker file's line: ``bs`` and ``weapon`` then required)."""
+    return "bs" in m or "weapon" in m or not (set(m) & (TARGET_MODEL_KEYS - FIRING_MODEL_KEYS))
+
+
+def _weapons(doc: dict, path: Path) -> dict[str, Weapon]:
+    return {name: _weapon(name, w, path) for name, w in require(doc, "weapons", dict, path).items()}
+
+
+def _firing_model(m: dict, weapons: dict[str, Weapon], path: Path, where: str) -> FiringModels:
+    weapon = require(m, "weapon", str, path, where)
+    if weapon not in weapons:
+        raise InputError(f"{path}: {where}.weapon = {weapon!r}: no [weapons.{weapon}] table; "
+                         f"weapons are: {', '.join(map(repr, weapons)) or 'none'}")
+    return FiringModels(
+        name=optional(m, "name", str, path, where, default=where),
+        count=optional(m, "count", int, path, where, default=1, check=between(1, 1000)),
+        bs=require(m, "bs", int, path, where, check=between(1, 20)),
+        weapon=weapons[weapon],
+    )
+
+
+def _attacker_flags(doc: dict, path: Path) -> dict[str, bool]:
+    return {k: _flag(doc, k, path) for k in ("rushed", "locked_in_combat", "pinned", "moved")}
+
+
+def attacker_from_doc(doc: dict, path: Path, default_name: str | None = None) -> AttackingUnit:
+    """The firing unit of a parsed attacker (or unit) file. Keys of a target
+    file are let through (a unit file carries both); any other key is refused."""
+    no_unknown_keys(doc, ATTACKER_KEYS | TARGET_KEYS, path)
+    weapons = _weapons(doc, path)
     models = []
     for i, m in enumerate(_tables(doc, path), 1):
         where = f"models[{i}]"
-        no_unknown_keys(m, FIRING_MODEL_KEYS, path, where)
-        weapon = require(m, "weapon", str, path, where)
-        if weapon not in weapons:
-            raise InputError(f"{path}: {where}.weapon = {weapon!r}: no [weapons.{weapon}] table; "
-                             f"weapons are: {', '.join(map(repr, weapons)) or 'none'}")
-        models.append(FiringModels(
-            name=optional(m, "name", str, path, where, default=where),
-            count=optional(m, "count", int, path, where, default=1, check=between(1, 1000)),
-            bs=require(m, "bs", int, path, where, check=between(1, 20)),
-            weapon=weapons[weapon],
-        ))
+        no_unknown_keys(m, FIRING_MODEL_KEYS | TARGET_MODEL_KEYS, path, where)
+        if _fires(m):
+            models.append(_firing_model(m, weapons, path, where))
+    if not models:
+        raise InputError(f"{path}: models: no model line fires; give a line bs and weapon = \"NAME\"")
     return AttackingUnit(
-        name=optional(doc, "name", str, path, default=path.stem),
+        name=optional(doc, "name", str, path, default=default_name or path.stem),
         models=tuple(models),
-        rushed=_flag(doc, "rushed", path),
-        locked_in_combat=_flag(doc, "locked_in_combat", path),
         embarked=_flag(doc, "embarked", path),
-        pinned=_flag(doc, "pinned", path),
-        moved=_flag(doc, "moved", path),
+        **_attacker_flags(doc, path),
     )
 
 
@@ -232,11 +277,23 @@ def _target_model(m: dict, path: Path, where: str) -> TargetModels:
 
 
 def load_target(path: str | Path) -> TargetUnit:
-    """Read a target file (see the module docstring)."""
+    """Read a target file (see the module docstring). A unit file that also
+    carries firing models (see :func:`load_unit`) reads as its target profile."""
     path = Path(path)
-    doc = load_toml(path)
-    no_unknown_keys(doc, TARGET_KEYS, path)
-    models = tuple(_target_model(m, path, f"models[{i}]") for i, m in enumerate(_tables(doc, path), 1))
+    return target_from_doc(load_toml(path), path)
+
+
+def target_from_doc(doc: dict, path: Path, default_name: str | None = None, role: str = "") -> TargetUnit:
+    """The target unit of a parsed target (or unit) file. Keys of an attacker
+    file are let through (a unit file carries both); any other key is
+    refused. ``role`` (e.g. "shot at in an exchange") is named when the
+    target stats are missing."""
+    no_unknown_keys(doc, TARGET_KEYS | ATTACKER_KEYS, path)
+    if role and "leadership" not in doc:
+        raise InputError(f"{path}: leadership is missing: a unit {role} needs its target stats "
+                         "(leadership, and toughness and wounds, or armour and hull_points, on each model line)")
+    models = tuple(_target_model({k: v for k, v in m.items() if k not in ("bs", "weapon")}, path, f"models[{i}]")
+                   for i, m in enumerate(_tables(doc, path), 1))
     if len({m.is_vehicle for m in models}) > 1:
         raise InputError(f"{path}: models: a unit mixes vehicles (armour) and non-vehicles; give one kind per file")
     out_of_coherency = _flag(doc, "out_of_coherency", path)
@@ -245,7 +302,7 @@ def load_target(path: str | Path) -> TargetUnit:
         raise InputError(f"{path}: cool is missing; expected a whole number (out_of_coherency needs the "
                          "unit's Cool for its Cool test)")
     fields = dict(  # read first: these errors already name the file
-        name=optional(doc, "name", str, path, default=path.stem),
+        name=optional(doc, "name", str, path, default=default_name or path.stem),
         leadership=require(doc, "leadership", int, path, check=between(1, 12)),
         models=models,
         traits=_names(doc, "traits", UNIT_TRAITS, path),
@@ -262,4 +319,30 @@ def load_target(path: str | Path) -> TargetUnit:
         raise InputError(f"{path}: {e}") from None
 
 
-__all__ = ["load_attacker", "load_target"]
+def load_unit(path: str | Path, role: str = "that shoots and is shot at") -> ShootingUnit:
+    """Read a unit file that both shoots and is shot at (see the module docstring)."""
+    path = Path(path)
+    return unit_from_doc(load_toml(path), path, role=role)
+
+
+def unit_from_doc(doc: dict, path: Path, default_name: str | None = None,
+                  role: str = "that shoots and is shot at") -> ShootingUnit:
+    """A :class:`~exactodds.rules.hh3.units.ShootingUnit` from a parsed unit file
+    (or an inline table of a scenario file): its target profile, and the
+    firing profile of each model line that has ``bs`` and ``weapon``."""
+    target = target_from_doc(doc, path, default_name, role)
+    weapons = _weapons(doc, path) if "weapons" in doc else {}
+    firing: list[FiringModels | None] = []
+    for i, m in enumerate(_tables(doc, path), 1):
+        where = f"models[{i}]"
+        if "bs" in m or "weapon" in m:
+            firing.append(_firing_model(m, weapons, path, where))
+        else:
+            firing.append(None)
+    try:
+        return ShootingUnit(target, tuple(firing), **_attacker_flags(doc, path))
+    except InputError as e:
+        raise InputError(f"{path}: {e}") from None
+
+
+__all__ = ["load_attacker", "load_target", "load_unit"]

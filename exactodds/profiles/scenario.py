@@ -2,7 +2,7 @@
 
 A scenario file::
 
-    system = "40k6"                  # optional (the only system with scenario steps yet)
+    system = "40k6"                  # optional: 40k6 (the default), hh3 or hd
     turns = 1                        # optional, 1-20: the steps repeated, state carried over
 
     [units.marines]                  # a unit by name (letters, digits, _; not starting with a digit)
@@ -48,6 +48,29 @@ A scenario file::
 
 Every step takes an optional ``name`` (its stage's name). Errors name the
 file, the key and what is allowed; unknown keys are refused.
+
+A Horus Heresy scenario (``system = "hh3"``) names unit files that carry
+both firing and target stats (see :func:`exactodds.profiles.hh3.load_unit`)
+and has two step kinds::
+
+    [[steps]]
+    kind = "exchange"                # the attacker shoots; the target returns fire
+    attacker = "tacticals"           #   with every model it had when the attack began
+    target = "heavies"
+    cover = "medium"                 # optional: the target's cover (light, medium, dense)
+    return_cover = "light"           # optional: the attacker's cover under the return fire
+    facing = "front"                 # optional: the target's facing hit (vehicles)
+    return_facing = "front"          # optional: the attacker's facing hit (vehicles)
+    moved = false                    # optional: the attacker moved (Heavy weapons: snap shots)
+    majority_bs = false              # optional: the majority-BS reading, both attacks
+    crits_last = false               # optional: wounds from Critical Hits resolved last
+
+    [[steps]]
+    kind = "shoot"                   # one attack, no return fire
+    unit = "heavies"
+    target = "tacticals"             # and cover, facing, moved, majority_bs, crits_last
+
+A scenario is of one system: a step of another system is refused.
 """
 
 from __future__ import annotations
@@ -64,6 +87,7 @@ from ..rules.scenario import MAX_TURNS, Scenario
 from ..rules.wh40k6.exchange import MAX_ROUNDS, Assault, Fight, MoraleCheck, Shoot
 from ..rules.wh40k6.traits import RANGES
 from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
+from .hh3 import load_unit as load_hh3_unit, unit_from_doc as hh3_unit
 from .wh40k6 import load_unit, unit_from_doc
 
 SCENARIO_KEYS = {"system", "turns", "units", "steps", "description"}
@@ -71,7 +95,7 @@ HD_KEYS = {"system", "turns", "melee", "steps", "description"}
 MELEE_KEYS = {"target", "target_def", "engaged", "behind", "wounds"}
 FIGHTER_KEYS = {"name", "def", "enemy"}
 SHOT_KEYS = {"kind", "name", "dice", "range_difficulty", "reroll", "repeat", "elevated"}
-SYSTEMS = ("40k6", "hd")
+SYSTEMS = ("40k6", "hh3", "hd")
 STEP_KEYS: dict[str, set[str]] = {
     "shoot": {"unit", "target", "range", "distance", "order", "focus_fire", "moved", "snap"},
     "assault": {"attacker", "defender", "distance", "rounds", "overwatch", "order"},
@@ -79,6 +103,13 @@ STEP_KEYS: dict[str, set[str]] = {
     "morale": {"unit", "modifier"},
 }
 """Step kind -> its keys (besides ``kind`` and ``name``)."""
+_HH3_CONDITIONS = {"cover", "facing", "moved", "majority_bs", "crits_last"}
+HH3_STEP_KEYS: dict[str, set[str]] = {
+    "exchange": {"attacker", "target", "return_cover", "return_facing"} | _HH3_CONDITIONS,
+    "shoot": {"unit", "target"} | _HH3_CONDITIONS,
+}
+"""Horus Heresy step kind -> its keys (besides ``kind`` and ``name``)."""
+STEP_SYSTEMS = {"40k6": STEP_KEYS, "hh3": HH3_STEP_KEYS}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?|[0-9]+/[0-9]+")
 
@@ -119,10 +150,7 @@ def _step(s: object, i: int, path: Path, overrides: dict[str, Any]) -> Any:
     where = f"steps[{i}]"
     if not isinstance(s, dict):
         raise InputError(f"{path}: {where} must be a table ([[steps]])")
-    kind = require(s, "kind", str, path, where)
-    if kind not in STEP_KEYS:
-        raise InputError(f"{path}: {where}.kind = {kind!r:.40}: not a step of 40k6 scenarios; allowed kinds are "
-                         f"{', '.join(STEP_KEYS)}")
+    kind = _kind(s, path, where, "40k6")
     no_unknown_keys(s, STEP_KEYS[kind] | {"kind", "name"}, path, where)
     name = optional(s, "name", str, path, where, default="")
     rounds = overrides.get("rounds") or optional(s, "rounds", int, path, where, default=1,
@@ -148,6 +176,52 @@ def _step(s: object, i: int, path: Path, overrides: dict[str, Any]) -> Any:
                      optional(s, "charged", bool, path, where, default=False), rounds, name)
     return MoraleCheck(require(s, "unit", str, path, where),
                        optional(s, "modifier", int, path, where, default=0, check=between(-12, 12)), name)
+
+
+def _kind(s: dict, path: Path, where: str, system: str) -> str:
+    """The step's kind, one of ``system``'s; a kind of another system only is
+    refused as mixing systems."""
+    kind = require(s, "kind", str, path, where)
+    allowed = STEP_SYSTEMS[system]
+    if kind not in allowed:
+        others = [name for name, kinds in STEP_SYSTEMS.items() if name != system and kind in kinds]
+        if others:
+            raise InputError(f"{path}: {where}.kind = {kind!r:.40} is a step of {others[0]} scenarios, and this "
+                             f"scenario is {system} (system = \"{system}\"): a scenario does not mix systems; "
+                             f"allowed kinds are {', '.join(allowed)}")
+        raise InputError(f"{path}: {where}.kind = {kind!r:.40}: not a step of {system} scenarios; allowed kinds are "
+                         f"{', '.join(allowed)}")
+    return kind
+
+
+def _choice(table: dict, key: str, allowed: tuple[str, ...], path: Path, where: str) -> str | None:
+    value = optional(table, key, str, path, where)
+    if value is not None and value not in allowed:
+        raise InputError(f"{path}: {where}.{key} = {value!r:.40}: expected one of {', '.join(allowed)}")
+    return value
+
+
+def _hh3_step(s: object, i: int, path: Path) -> Any:
+    """One Horus Heresy step (see the module docstring)."""
+    from ..rules.hh3.exchange import Exchange, Shoot as HH3Shoot
+    from ..rules.hh3.tables import COVER_SAVES, FACINGS
+
+    where = f"steps[{i}]"
+    if not isinstance(s, dict):
+        raise InputError(f"{path}: {where} must be a table ([[steps]])")
+    kind = _kind(s, path, where, "hh3")
+    no_unknown_keys(s, HH3_STEP_KEYS[kind] | {"kind", "name"}, path, where)
+    common = dict(cover=_choice(s, "cover", tuple(COVER_SAVES), path, where),
+                  facing=_choice(s, "facing", FACINGS, path, where) or "front",
+                  moved=optional(s, "moved", bool, path, where, default=False),
+                  majority_bs=optional(s, "majority_bs", bool, path, where, default=False),
+                  crits_first=not optional(s, "crits_last", bool, path, where, default=False),
+                  name=optional(s, "name", str, path, where, default=""))
+    if kind == "exchange":
+        return Exchange(require(s, "attacker", str, path, where), require(s, "target", str, path, where),
+                        return_cover=_choice(s, "return_cover", tuple(COVER_SAVES), path, where),
+                        return_facing=_choice(s, "return_facing", FACINGS, path, where) or "front", **common)
+    return HH3Shoot(require(s, "unit", str, path, where), require(s, "target", str, path, where), **common)
 
 
 def load_volley(doc: dict, path: Path, turns: int | None = None) -> Volley:
@@ -237,8 +311,18 @@ def load_scenario(path: str | Path, turns: int | None = None, distance: Fraction
         return load_volley(doc, path, turns)
     no_unknown_keys(doc, SCENARIO_KEYS, path)
     n_turns = turns or optional(doc, "turns", int, path, default=1, check=between(1, MAX_TURNS))
+    # the steps first: a step of another system is named before any unit file is read
+    steps = require(doc, "steps", list, path)
+    overrides = {"distance": distance, "rounds": rounds}
+    if system == "hh3":
+        for key, value in overrides.items():
+            if value is not None:
+                raise InputError(f"{path}: {key} applies to 40k6 assault and fight steps; this scenario is hh3")
+        built = [_hh3_step(s, i, path) for i, s in enumerate(steps, 1)]
+    else:
+        built = [_step(s, i, path, overrides) for i, s in enumerate(steps, 1)]
     tables = require(doc, "units", dict, path)
-    units = {}
+    units: dict[str, Any] = {}
     for name, u in tables.items():
         where = f"units.{name}"
         if not _NAME.fullmatch(name):
@@ -248,12 +332,10 @@ def load_scenario(path: str | Path, turns: int | None = None, distance: Fraction
         if "file" in u:
             no_unknown_keys(u, {"file"}, path, where)
             file = require(u, "file", str, path, where)
-            units[name] = load_unit(path.parent / file if not Path(file).is_absolute() else file)
+            unit_path = path.parent / file if not Path(file).is_absolute() else Path(file)
+            units[name] = load_hh3_unit(unit_path) if system == "hh3" else load_unit(unit_path)
         else:
-            units[name] = unit_from_doc(u, path, default_name=name)
-    steps = require(doc, "steps", list, path)
-    overrides = {"distance": distance, "rounds": rounds}
-    built = [_step(s, i, path, overrides) for i, s in enumerate(steps, 1)]
+            units[name] = hh3_unit(u, path, name) if system == "hh3" else unit_from_doc(u, path, default_name=name)
     try:
         sc = Scenario(units, built, n_turns)
     except InputError as e:

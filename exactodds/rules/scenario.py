@@ -9,9 +9,11 @@ worlds, so a unit's state after one step is where the next step starts,
 and ``turns`` repeats the whole list with the state carried over.
 
 The steps themselves belong to the rule systems (e.g.
-:mod:`exactodds.rules.wh40k6.exchange`): a step spec has a ``kind``, a
-``name`` and ``build(index, units)`` giving its pipeline steps on worlds
-(``index``: unit name -> position in the world).
+:mod:`exactodds.rules.wh40k6.exchange`, :mod:`exactodds.rules.hh3.exchange`):
+a step spec has a ``kind``, a ``name`` and ``build(index, units)`` giving
+its pipeline steps on worlds (``index``: unit name -> position in the
+world), and a ``system`` (``"40k6"`` when it does not say); the steps of
+one scenario are of one system.
 
 Cost: the sum over the steps of (distinct worlds before the step) x (the
 step's cost from one world); equal worlds are merged after every step.
@@ -19,7 +21,7 @@ step's cost from one world); equal worlds are merged after every step.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
@@ -28,6 +30,7 @@ from ..core import Dist, InputError, Pipeline, Run, Step
 from .allocation import UnitState
 
 MAX_TURNS = 20
+DEFAULT_SYSTEM = "40k6"
 
 
 class World(NamedTuple):
@@ -87,6 +90,11 @@ class Scenario:
         if not self.steps:
             raise InputError("a scenario needs at least one step")
         check_turns(self.turns)
+        systems = [system_of(step) for step in self.steps]
+        for i, system in enumerate(systems, 1):
+            if system != systems[0]:
+                raise InputError(f"steps[{i}] ({self.steps[i - 1].kind}) is a {system} step but steps[1] "
+                                 f"({self.steps[0].kind}) is a {systems[0]} step: a scenario does not mix systems")
         for i, step in enumerate(self.steps, 1):
             for name in step.units_named():
                 if name not in self.units:
@@ -98,12 +106,28 @@ class Scenario:
         """The unit names, in order."""
         return list(self.units)
 
-    def start_world(self) -> World:
-        """Every unit at its starting state, no status."""
-        from .wh40k6.casualties import start_state
+    @property
+    def system(self) -> str:
+        """The rule system of the steps (``"40k6"``, ``"hh3"``)."""
+        return system_of(self.steps[0])
 
-        states = tuple(self.start.get(n) or start_state(u) for n, u in self.units.items())
-        return World(states, tuple("" for _ in states))
+    def start_world(self) -> World:
+        """Every unit at its starting state (``start``, else its file's), with the
+        statuses its file gives (a Horus Heresy vehicle's), else none."""
+        starting: Callable[[Any], tuple[UnitState, str]]
+        if self.system == "hh3":
+            from .hh3.exchange import start_world_state
+
+            starting = start_world_state
+        else:
+            from .wh40k6.casualties import start_state
+
+            def starting(u: Any) -> tuple[UnitState, str]:
+                return start_state(u), ""
+
+        pairs = [starting(u) for u in self.units.values()]
+        states = tuple(self.start.get(n) or s for n, (s, _) in zip(self.units, pairs, strict=True))
+        return World(states, tuple(status for _, status in pairs))
 
     def step_names(self) -> list[str]:
         """Each step's own name (``name``, or ``"KIND N"``), made unique."""
@@ -144,6 +168,11 @@ class Scenario:
     def run(self) -> Run:
         """Run every step from the start world; ``run.stages`` holds each one."""
         return self.pipeline().run(self.start_world())
+
+
+def system_of(step: Any) -> str:
+    """The rule system of a step spec (:data:`DEFAULT_SYSTEM` when it does not say)."""
+    return getattr(step, "system", DEFAULT_SYSTEM)
 
 
 def _new_turn(w: World) -> World:

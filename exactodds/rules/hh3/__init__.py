@@ -9,6 +9,8 @@
 - :mod:`.after`: panic, Routed, the Cool test.
 - :mod:`.attack`: eligibility, fire groups, saves and mitigation, the pipeline.
 - :mod:`.units`: the data classes of units, weapons and conditions.
+- :mod:`.exchange`: return fire (an attack and the target's answer with
+  every model it had at the start) and attacks in sequence, as scenario steps.
 
 Quick use::
 
@@ -27,6 +29,7 @@ from .units import (
     Conditions,
     FireGroup,
     FiringModels,
+    ShootingUnit,
     TargetModels,
     TargetUnit,
     Weapon,
@@ -37,6 +40,6 @@ from .wounds import WoundRoll, wound_rolls
 __all__ = [
     "Aftermath", "AttackRun", "ShootingAttack", "TargetState", "fire_groups", "shoot",
     "HitRoll", "hit_rolls", "Armour", "AttackingUnit", "Conditions", "FireGroup", "FiringModels",
-    "TargetModels", "TargetUnit", "Weapon", "Penetration", "VehicleHits", "penetration_rolls",
+    "ShootingUnit", "TargetModels", "TargetUnit", "Weapon", "Penetration", "VehicleHits", "penetration_rolls",
     "WoundRoll", "wound_rolls",
 ]

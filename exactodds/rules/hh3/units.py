@@ -380,3 +380,81 @@ class FireGroup:
     @property
     def reroll_wounds(self) -> bool:
         return "reroll-failed-wounds" in self.weapon.traits
+
+
+@dataclass(frozen=True)
+class ShootingUnit:
+    """A unit that both shoots and is shot at (an exchange, a scenario step).
+
+    ``target`` is its target profile (models in allocation order, Leadership,
+    Cool, traits...); ``firing[i]`` the firing profile of the models of
+    ``target.models[i]`` (same name and count), or None for a line whose
+    models carry no ranged weapon. The flags are those of an attacker
+    file (a unit that is embarked says so once, in ``target``).
+
+    The models of one line fall in file order (the defender allocates to a
+    wounded model first, else in file order), so the models of a line still
+    in play are read from the Wounds left per model: :meth:`attacker` gives
+    the :class:`AttackingUnit` of the survivors. O(models).
+    """
+
+    target: TargetUnit
+    firing: tuple[FiringModels | None, ...]
+    rushed: bool = False
+    locked_in_combat: bool = False
+    pinned: bool = False
+    moved: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.target, TargetUnit):
+            raise InputError(f"a shooting unit needs a TargetUnit, not {self.target!r:.60}")
+        where = f"unit {self.target.name!r}"
+        if not isinstance(self.firing, (tuple, list)) or len(self.firing) != len(self.target.models):
+            raise InputError(f"{where}: firing must give one entry (FiringModels or None) per model line "
+                             f"({len(self.target.models)})")
+        object.__setattr__(self, "firing", tuple(self.firing))
+        for f, m in zip(self.firing, self.target.models, strict=True):
+            if f is None:
+                continue
+            if not isinstance(f, FiringModels):
+                raise InputError(f"{where}: firing entries must be FiringModels or None, not {f!r:.60}")
+            if f.count != m.count:
+                raise InputError(f"{where}: model line {m.name!r} has {m.count} models but fires with {f.count}")
+        for key in ("rushed", "locked_in_combat", "pinned", "moved"):
+            _flag(getattr(self, key), f"{where}: {key}")
+
+    @property
+    def name(self) -> str:
+        """The unit's name."""
+        return self.target.name
+
+    def can_shoot(self) -> bool:
+        """Whether some model line carries a ranged weapon."""
+        return any(f is not None for f in self.firing)
+
+    def line_of(self) -> tuple[int, ...]:
+        """The model line of each model, in allocation (file) order."""
+        return tuple(i for i, m in enumerate(self.target.models) for _ in range(m.count))
+
+    def alive_per_line(self, left: tuple[int, ...]) -> tuple[int, ...]:
+        """Models in play per line, from the Wounds left per model. O(models)."""
+        counts = [0] * len(self.target.models)
+        for line, w in zip(self.line_of(), left, strict=True):
+            if w > 0:
+                counts[line] += 1
+        return tuple(counts)
+
+    def attacker(self, alive: tuple[int, ...] | None = None) -> AttackingUnit | None:
+        """The firing unit made of the models in play (``alive`` per line; default:
+        all), or None when none of them carries a ranged weapon."""
+        counts = alive if alive is not None else tuple(m.count for m in self.target.models)
+        models = tuple(FiringModels(f.name, n, f.bs, f.weapon) for f, n in zip(self.firing, counts, strict=True)
+                       if f is not None and n > 0)
+        if not models:
+            return None
+        return AttackingUnit(self.name, models, self.rushed, self.locked_in_combat, self.target.embarked,
+                             self.pinned, self.moved)
+
+    def total_wounds(self) -> int:
+        """Wounds (Hull Points) of all its models at full strength."""
+        return sum(m.count * m.starting_wounds for m in self.target.models)
