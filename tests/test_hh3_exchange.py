@@ -89,7 +89,7 @@ def attack(firer: U, firer_left: tuple[int, ...], target: U, target_left: tuple[
     statuses: set[str] = set()
     if after and 4 * lost >= before:
         p = two_d6_passes(target.leadership)
-        statuses.add("panic test" if draw([(True, p), (False, 1 - p)]) else "routed")
+        statuses.add("passed panic" if draw([(True, p), (False, 1 - p)]) else "routed")
     return left, statuses
 
 
@@ -97,7 +97,7 @@ def shown(statuses: set[str], left: tuple[int, ...]) -> frozenset[str]:
     """The documented display: nothing for a destroyed unit; routed implies the test."""
     if not any(left):
         return frozenset()
-    return frozenset(statuses - ({"panic test"} if "routed" in statuses else set()))
+    return frozenset(statuses - ({"passed panic"} if "routed" in statuses else set()))
 
 
 def play(units: tuple[U, U], steps: list[tuple[str, int, int]], turns: int, band: Callable,
@@ -194,7 +194,7 @@ def test_panic_test_of_the_unit_that_returns_fire_by_hand() -> None:
     # with (2/3)^2 = 4/9.
     a, t = U((Line(1, bs=4),)), U((Line(2, bs=4),), leadership=7)
     got = engine((a, t), [("exchange", 0, 1)])
-    none, panic, routed = frozenset(), frozenset({"panic test"}), frozenset({"routed"})
+    none, panic, routed = frozenset(), frozenset({"passed panic"}), frozenset({"routed"})
     expected = {}
     for a_left, pa in (((1,), F(4, 9)), ((0,), F(5, 9))):
         expected[(a_left, none, (1, 1), none)] = pa * F(2, 3)

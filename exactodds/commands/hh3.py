@@ -225,7 +225,7 @@ def exchange(p: ExchangeParams) -> Answer:
     then the target's return fire with every model it had when the attack
     began ("even with the models that will die in the exchange").
 
-    Each unit's models left and statuses (panic test, routed, pinned,
+    Each unit's models left and statuses (passed panic, routed, pinned,
     destroyed), its P(destroyed), P(Routed) and mean models left. Example:
 
         exactodds hh3 exchange --attacker examples/hh3/unit_tactical_squad.toml

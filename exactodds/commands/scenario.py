@@ -86,7 +86,7 @@ def check_scenario_size(sc: Scenario) -> None:
 
 def unit_states(u: Any) -> int:
     """A bound on one unit's distinct states in a scenario: its total wounds + 1;
-    for a Horus Heresy unit, times its status sets (no test, panic test,
+    for a Horus Heresy unit, times its status sets (no test, passed panic,
     routed; x 2 with the Cool test; x 4 for a vehicle's statuses)."""
     from ..rules.hh3.units import ShootingUnit
 

@@ -26,7 +26,7 @@ side counts only the losses of the attack it suffered.
 State of a unit between steps (a scenario's
 :class:`~exactodds.rules.scenario.World`): the Wounds (Hull Points) left
 per model, a :class:`~exactodds.rules.allocation.UnitState`, and its
-statuses as one text (:func:`status_text`): ``panic test`` (took one and
+statuses as one text (:func:`status_text`): ``passed panic`` (took a panic test and
 passed), ``routed``, ``pinned``, and a vehicle's ``stunned`` /
 ``suppressed``. Our reading, as the text does not say: the statuses are
 reported and last to the end of the scenario, but do not change later
@@ -52,7 +52,7 @@ from .tables import STATUSES
 from .units import Conditions, ShootingUnit
 
 SYSTEM = "hh3"
-PANIC_TEST, ROUTED, PINNED = "panic test", "routed", "pinned"
+PANIC_TEST, ROUTED, PINNED = "passed panic", "routed", "pinned"
 
 
 class Hit(NamedTuple):
@@ -70,7 +70,7 @@ def statuses_of(text: str) -> frozenset[str]:
 
 def status_text(statuses: frozenset[str] | set[str], left: tuple[int, ...]) -> str:
     """The statuses as one text, sorted; a Routed unit has taken a panic test
-    (``panic test`` is dropped); a destroyed unit holds none (its end state
+    (``passed panic`` is dropped); a destroyed unit holds none (its end state
     says destroyed). O(statuses)."""
     if not any(left):
         return ""
