@@ -156,9 +156,7 @@ def _step(s: object, i: int, path: Path, overrides: dict[str, Any]) -> Any:
     rounds = overrides.get("rounds") or optional(s, "rounds", int, path, where, default=1,
                                                  check=between(1, MAX_ROUNDS))
     if kind == "shoot":
-        rng = optional(s, "range", str, path, where)
-        if rng is not None and rng not in RANGES:
-            raise InputError(f"{path}: {where}.range = {rng!r:.40}: expected one of {', '.join(RANGES)}")
+        rng = _choice(s, "range", RANGES, path, where)
         return Shoot(require(s, "unit", str, path, where), require(s, "target", str, path, where),
                      _order(s, path, where), _focus(s, path, where), optional(s, "snap", bool, path, where, default=False),
                      optional(s, "moved", bool, path, where, default=False), rng, _inches(s, "distance", path, where),

@@ -24,7 +24,7 @@ equal states merged after each step.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -139,6 +139,26 @@ def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None =
     return kernel
 
 
+def _firing(firer: Unit, target: Unit, alive: Sequence[int] | None, order: Sequence[str] | None, snap: bool,
+            moved: bool, range: str | None, distance: Fraction | None) -> Iterator[tuple[Group, Shooting]]:
+    """The weapon groups of ``firer`` that fire at ``target``, each with its
+    attack, in firing order; each group's work is checked against the state
+    limit before it is built."""
+    require_type(firer, Unit, "the firing unit")
+    require_type(target, Unit, "the target unit")
+    if not can_shoot(firer):
+        raise InputError(f"{firer.name} cannot shoot: none of its models has a ranged weapon "
+                         "(give a model line weapon = \"NAME\" and a [weapons.NAME] table)")
+    total = sum(m.wounds * m.count for m in target.models)
+    for group in weapon_groups(firer, alive, order):
+        attack = group_attack(group, snap, moved, range, distance)
+        if attack is None:
+            continue
+        check_size((total + 1) * (attack.most_shots() + 1) * (target.size + 1),
+                   f"{group.label} at a unit of {target.size} models")
+        yield group, attack
+
+
 def fire_pipeline(firer: Unit, target: Unit, alive: Sequence[int] | None = None, order: Sequence[str] | None = None,
                   focus_fire: int | str | None = None, snap: bool = False, moved: bool = False,
                   range: str | None = None, distance: Fraction | None = None) -> Pipeline:
@@ -149,19 +169,8 @@ def fire_pipeline(firer: Unit, target: Unit, alive: Sequence[int] | None = None,
     x (one shooting pipeline from that state); the distinct states are at most
     the target's total wounds + 1 without Look Out, Sir or Instant Death.
     """
-    require_type(firer, Unit, "the firing unit")
-    require_type(target, Unit, "the target unit")
-    if not can_shoot(firer):
-        raise InputError(f"{firer.name} cannot shoot: none of its models has a ranged weapon "
-                         "(give a model line weapon = \"NAME\" and a [weapons.NAME] table)")
     steps = []
-    total = sum(m.wounds * m.count for m in target.models)
-    for group in weapon_groups(firer, alive, order):
-        attack = group_attack(group, snap, moved, range, distance)
-        if attack is None:
-            continue
-        check_size((total + 1) * (attack.most_shots() + 1) * (target.size + 1),
-                   f"{group.label} at a unit of {target.size} models")
+    for group, attack in _firing(firer, target, alive, order, snap, moved, range, distance):
         steps.append(Step.kernel(group.label, attack_kernel(attack, target, focus_fire),
                                  f"{group.label} fires at {target.name}"))
     return Pipeline(tuple(steps))
@@ -224,22 +233,10 @@ def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Seque
     (target state, hit total), times the firing unit's distinct states (see
     :func:`~.gets_hot.volley`).
     """
-    require_type(firer, Unit, "the firing unit")
-    require_type(target, Unit, "the target unit")
     require_type(start, UnitState, "the firing unit's state")
-    if not can_shoot(firer):
-        raise InputError(f"{firer.name} cannot shoot: none of its models has a ranged weapon "
-                         "(give a model line weapon = \"NAME\" and a [weapons.NAME] table)")
     models = firer.expanded()
-    alive = alive_per_line(firer, start)
     steps = []
-    total = sum(m.wounds * m.count for m in target.models)
-    for group in weapon_groups(firer, alive, order):
-        attack = group_attack(group, snap, moved, range, distance)
-        if attack is None:
-            continue
-        check_size((total + 1) * (attack.most_shots() + 1) * (target.size + 1),
-                   f"{group.label} at a unit of {target.size} models")
+    for group, attack in _firing(firer, target, alive_per_line(firer, start), order, snap, moved, range, distance):
         if gets_hot(attack):
             indices = [i for i in start.alive() if group.weapon.name in models[i].weapons and models[i].bs == group.bs]
             kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire)
