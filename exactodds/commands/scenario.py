@@ -58,7 +58,8 @@ def check_scenario_size(sc: Scenario) -> None:
     joint = 1
     for u in sc.units.values():
         joint *= unit_states(u)
-    what = f"a scenario of {len(sc.units)} units, {len(sc.steps)} steps and {sc.turns} turns"
+    what = f"a scenario of {_count(len(sc.units), 'unit')}, {_count(len(sc.steps), 'step')} and " \
+           f"{_count(sc.turns, 'turn')}"
     if sc.system == "hh3":
         worlds, work = 1, 0
         for _ in range(sc.turns):
@@ -82,6 +83,11 @@ def check_scenario_size(sc: Scenario) -> None:
         else:
             branching += 1
     check_size(joint * branching * sc.turns, what)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 step``, ``2 steps``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def unit_states(u: Any) -> int:
