@@ -23,11 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactodds
-from exactodds import InputError
+from exactodds import Dist, InputError
 from exactodds.rules.wh40k6 import Melee, Model, Shooting, Unit
 from exactodds.rules.wh40k6.casualties import start_state
 from exactodds.rules.wh40k6.exchange import Sides, assault, fire_both_pipeline
-from exactodds.rules.wh40k6.gets_hot import Firer, shoot_firers, volley
+from exactodds.rules.wh40k6.gets_hot import Firer, shoot_firers, volley, volley_removed
 from exactodds.rules.wh40k6.units import Weapon
 from exactodds.sweep import run_sweep
 from tests.test_docs import ROOT, cli_env
@@ -153,6 +153,34 @@ def test_volley_matches_brute_force(n: int, shots_each: int, bs: int, snap: bool
     expected = tree(lambda roll, chance: sim_volley(chance, firer_dicts(n, wounds, save, inv, fnp), shots_each, bs,
                                                     snap, rules))
     assert got.to_fractions() == expected
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(1, 3), shots_each=st.integers(1, 2), bs=st.integers(1, 10), rules=st.sampled_from(RULE_SETS),
+       wounds=st.integers(1, 2), save=st.sampled_from([None, 3, 5]))
+def test_models_removed_match_brute_force(n: int, shots_each: int, bs: int, rules: set[str], wounds: int,
+                                          save: int | None) -> None:
+    if n * shots_each > 4:
+        shots_each = 1
+    attack = Shooting(shots=n * shots_each, strength=7, bs=bs, ap=2, rules=("gets-hot", *rules))
+    got = volley_removed(attack, [Firer(wounds, save)] * n)
+    expected: dict = {}
+    for (hits, left), p in tree(lambda roll, chance: sim_volley(chance, firer_dicts(n, wounds, save, None, None),
+                                                                shots_each, bs, False, rules)).items():
+        key = (hits, sum(1 for w in left if w == 0))
+        expected[key] = expected.get(key, 0) + p
+    assert got.to_fractions() == expected
+
+
+def test_twenty_one_wound_firers_are_a_binomial() -> None:
+    """Twenty one-Wound models (5+ armour) rapid-fire two plasma shots each at BS 4:
+    a shot gets hot with chance 1/6 and the save fails with chance 2/3, so a model
+    survives both shots with chance (8/9)^2 = 64/81, and the models removed are
+    Binomial(20, 17/81). (The per-model loss tuples would be 2^20 states.)"""
+    attack = Shooting(shots=40, strength=7, bs=4, ap=2, rules=("gets-hot",))
+    removed = volley_removed(attack, [Firer(1, 5)] * 20).map(lambda x: x[1])
+    assert removed == Dist.binomial(20, F(17, 81))
+    assert removed.pmf(0) == F(64, 81) ** 20
 
 
 @pytest.mark.parametrize("kind", ["blast", "template"])

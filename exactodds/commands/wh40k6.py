@@ -13,7 +13,7 @@ from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
 from ..rules.random_count import DiceCount
 from ..rules.wh40k6.tables import FACINGS
-from ..rules.wh40k6.gets_hot import Firer, lost_count, shoot_firers, volley
+from ..rules.wh40k6.gets_hot import Firer, shoot_firers, volley_removed
 from ..rules.wh40k6.traits import RANGES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES
 from .kinds import Choice, Count, DiceExpr, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll, Text
@@ -259,8 +259,8 @@ def hit(p: HitParams) -> Answer:
     if "gets-hot" not in p.rules:
         return Answer(rules.hits(attack), query)
     firers = _firers(p)
-    joint = volley(attack, firers)
-    lost = joint.map(lambda x: lost_count(firers, x[1]))
+    joint = volley_removed(attack, firers)
+    lost = joint.map(lambda x: x[1])
     return Answer(joint.map(lambda x: x[0]), query, _losses_extras(lost),
                   stages={"hits": joint.map(lambda x: x[0]), FIRING_LOST: lost})
 
@@ -343,8 +343,8 @@ def _at_vehicle(p: ShootParams | OverwatchParams, attack: rules.Shooting, vehicl
     stages = {"hits": run["hits"], vehicles.DAMAGE: final.map(vehicles.result_of)}
     if "gets-hot" in p.rules:  # the firers' losses do not depend on the target: their marginal
         firers = _firers(p)
-        lost = volley(replace(attack, snap=True) if isinstance(p, OverwatchParams) else attack, firers).map(
-            lambda x: lost_count(firers, x[1]))
+        lost = volley_removed(replace(attack, snap=True) if isinstance(p, OverwatchParams) else attack,
+                              firers).map(lambda x: x[1])
         query.update(_firer_query(p))
         extras.update(_losses_extras(lost))
         stages[FIRING_LOST] = lost

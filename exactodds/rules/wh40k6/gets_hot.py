@@ -22,7 +22,7 @@ left + 1), refused over the state limit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -154,13 +154,10 @@ def model_outcome(attack: Shooting, shots: Dist, p_unsaved: Fraction, wounds_lef
     return shots.then(of_shots)
 
 
-def volley(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int] | None = None) -> Dist:
-    """The firing models of ``attack`` (one :class:`Firer` each, ``wounds_left``
-    each, default full): Dist over (total hits, wounds lost per model).
-
-    ``attack.shots`` is split evenly among the models (:func:`per_model_shots`).
-    Each model's outcome is computed once per distinct (profile, wounds left);
-    the models are combined one at a time, equal outcomes merged."""
+def _models(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int] | None) -> tuple[list[Dist], int]:
+    """Each firing model's own Dist over (hits, wounds lost) (:func:`model_outcome`,
+    computed once per distinct (profile, wounds left)), and the most shots one
+    model fires. Checks the inputs."""
     require_type(attack, Shooting, "the attack")
     if not gets_hot(attack):
         raise InputError("the weapon does not have gets-hot")
@@ -173,19 +170,48 @@ def volley(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int]
     for f, w in zip(firers, left):
         whole_number(w, "a firing model's wounds left", 1, f.wounds)
     shots = per_model_shots(attack, len(firers))
-    most = max(shots.support())
-    states = 1
-    for w in left:
-        states *= w + 1
-    check_size((most * len(firers) + 1) * states, f"gets-hot losses of {len(firers)} firing models")
     memo: dict[tuple[Firer, int], Dist] = {}
-    out = Dist.constant((0, ()))
     for f, w in zip(firers, left):
         if (f, w) not in memo:
             memo[f, w] = model_outcome(attack, shots, f.p_unsaved(), w)
-        one = memo[f, w]
+    return [memo[f, w] for f, w in zip(firers, left)], max(shots.support())
+
+
+def volley(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int] | None = None) -> Dist:
+    """The firing models of ``attack`` (one :class:`Firer` each, ``wounds_left``
+    each, default full): Dist over (total hits, wounds lost per model).
+
+    ``attack.shots`` is split evenly among the models (:func:`per_model_shots`).
+    The models are combined one at a time, equal outcomes merged: the loss
+    tuples are at most the product over the models of (wounds left + 1), so
+    this is for a unit's few special weapons; :func:`volley_removed` counts
+    the models removed instead, for any number of models."""
+    outcomes, most = _models(attack, firers, wounds_left)
+    states = 1
+    for f, w in zip(firers, wounds_left or [f.wounds for f in firers]):
+        states *= w + 1
+    check_size((most * len(outcomes) + 1) * states, f"gets-hot losses of {len(outcomes)} firing models")
+    out = Dist.constant((0, ()))
+    for one in outcomes:
         out = out.combine(one, lambda acc, x: (acc[0] + x[0], acc[1] + (x[1],)))
     return out
+
+
+def volley_removed(attack: Shooting, firers: Sequence[Firer]) -> Dist:
+    """As :func:`volley` for models at full wounds, but over (total hits, firing
+    models removed). O(k^2 x H) for k models and H + 1 hit totals: at most
+    (H + 1)(k + 1) outcomes between two models."""
+    outcomes, most = _models(attack, firers, None)
+    check_size((most * len(outcomes) + 1) * (len(outcomes) + 1), f"gets-hot losses of {len(outcomes)} firing models")
+    out = Dist.constant((0, 0))
+    for f, one in zip(firers, outcomes):
+        out = out.combine(one, _adder(f.wounds))
+    return out
+
+
+def _adder(wounds: int) -> Callable[[tuple[int, int], tuple[int, int]], tuple[int, int]]:
+    """(hits, removed so far) + one model's (hits, wounds lost) of ``wounds``."""
+    return lambda acc, x: (acc[0] + x[0], acc[1] + (x[1] >= wounds))
 
 
 def apply_losses(state: UnitState, indices: Sequence[int], losses: Sequence[int]) -> UnitState:
@@ -223,11 +249,6 @@ def models_lost(before: UnitState, after: UnitState) -> int:
     return after.casualties() - before.casualties()
 
 
-def lost_count(firers: Sequence[Firer], losses: Sequence[int]) -> int:
-    """Firing models (at full wounds before the attack) removed by ``losses``."""
-    return sum(1 for f, n in zip(firers, losses) if n >= f.wounds)
-
-
 def shoot_firers(attack: Shooting, target: Unit, firers: Sequence[Firer], focus_fire: int | str | None = None,
                  overwatch: bool = False) -> tuple[Run, Dist]:
     """One shooting attack (Overwatch: snap shots forced) of a weapon that Gets
@@ -235,11 +256,11 @@ def shoot_firers(attack: Shooting, target: Unit, firers: Sequence[Firer], focus_
 
     Returns the run of :func:`~.shooting.shooting_pipeline` (its hits stage the
     volley's total hits) and the joint Dist over (target casualties, firing
-    models removed). Cost: the volley (see :func:`volley`), then the steps after
+    models removed). Cost: the volley (see :func:`volley_removed`), then the steps after
     the hits once per distinct hit total."""
     if overwatch:
         attack = overwatch_attack(attack)
-    v = volley(attack, firers)
+    v = volley_removed(attack, firers)
     pipe = shooting_pipeline(attack, target, focus_fire)
     hits = v.map(lambda x: x[0])
     tail = Pipeline(pipe.steps[1:])
@@ -247,11 +268,10 @@ def shoot_firers(attack: Shooting, target: Unit, firers: Sequence[Firer], focus_
         attack.shot_counts())
     by_hits: dict[int, Dist] = {}
 
-    def after(x: tuple[int, tuple[int, ...]]) -> Dist:
-        h, losses = x
+    def after(x: tuple[int, int]) -> Dist:
+        h, lost = x
         if h not in by_hits:
             by_hits[h] = tail(Dist.constant(h))
-        lost = lost_count(firers, losses)
         return by_hits[h].map(lambda c: (c, lost))
 
     return run, v.then(after)
