@@ -24,7 +24,7 @@ equal states merged after each step.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -37,7 +37,7 @@ from ..scenario import World
 from .assault import check_distance, unit_charge_roll
 from .casualties import start_state
 from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley
-from .fight import ATTACKER, DEFENDER, NOBODY, FightState, combat_result_of, fight_pipeline, who_falls_back
+from .fight import DEFENDER, NOBODY, FightState, Standing, combat_result, fight_pipeline, standing_of, who_falls_back
 from .shooting import UNSAVED, shooting_pipeline
 from .units import CANNOT_SNAP, Shooting, Unit, Weapon, require_type
 
@@ -305,11 +305,33 @@ def _cleared(state: UnitState) -> UnitState:
 
 
 def _wiped(state: UnitState) -> UnitState:
-    return replace(state, wounds=tuple(0 for _ in state.wounds))
+    """``state`` with every model removed and its unsaved-wound counter at 0."""
+    return UnitState(tuple(0 for _ in state.wounds), 0, state.marked)
 
 
-def _fresh_round(e: Engagement) -> Engagement:
-    return e._replace(attacker=replace(e.attacker, unsaved=0), defender=replace(e.defender, unsaved=0))
+def sweeping_advance(who: str, winner_initiative: int, loser_initiative: int) -> Dist:
+    """The loser ``who`` falls back; the winner's sweeping advance may catch it:
+    Dist over the pair of statuses (attacker's, defender's) after the round,
+    both :data:`LOCKED` when nobody falls back (the combat goes on). O(1)."""
+    if who == NOBODY:
+        return Dist.constant((LOCKED, LOCKED))
+    caught = p_caught(winner_initiative, loser_initiative)
+    if who == DEFENDER:
+        return Dist.bernoulli(caught, success=(READY, SWEPT), failure=(READY, FALLS_BACK))
+    return Dist.bernoulli(caught, success=(SWEPT, READY), failure=(FALLS_BACK, READY))
+
+
+class _Side(NamedTuple):
+    """One unit after the blows of a round, as the rest of the round needs it."""
+
+    state: UnitState
+    """Its state, the unsaved-wound counter at 0."""
+    swept: UnitState
+    """Its state when caught by a sweeping advance: every model removed."""
+    standing: Standing
+    """Models in play, highest Leadership, morale rule (the combat result)."""
+    initiative: int
+    """The Initiative it rolls with in a sweeping advance."""
 
 
 def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
@@ -320,42 +342,55 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
     sweeping advance. A unit destroyed ends the combat.
 
     Engagements not locked pass through unchanged. Memoised per engagement;
-    cost (distinct engagements) x (one fight's Initiative steps) + O(36) each."""
+    cost (distinct engagements) x (one fight's Initiative steps), then per
+    distinct state after the blows O(1) (each unit's standing computed once
+    per distinct unit state, O(models); each morale test and sweeping advance
+    once per (result, Initiatives), O(36))."""
     blows = fight_pipeline(attacker, defender, charged).steps[:-2]
     a_models, d_models = attacker.expanded(), defender.expanded()
 
-    def outcome(e: Engagement, who: str) -> Dist:
-        """The loser ``who`` falls back; the winner's sweeping advance may catch it."""
-        if who == NOBODY:
-            return Dist.constant(e)
-        if who == DEFENDER:
-            caught = p_caught(sweep_initiative(attacker, e.attacker), sweep_initiative(defender, e.defender))
-            swept = e._replace(defender=_wiped(e.defender), attacker_status=READY, defender_status=SWEPT)
-            fled = e._replace(attacker_status=READY, defender_status=FALLS_BACK)
-        else:
-            caught = p_caught(sweep_initiative(defender, e.defender), sweep_initiative(attacker, e.attacker))
-            swept = e._replace(attacker=_wiped(e.attacker), attacker_status=SWEPT, defender_status=READY)
-            fled = e._replace(attacker_status=FALLS_BACK, defender_status=READY)
-        return Dist.bernoulli(caught, success=swept, failure=fled)
+    def sides(unit: Unit, models: list) -> Callable[[UnitState], _Side]:
+        memo: dict[UnitState, _Side] = {}
 
-    def end_of_round(e: Engagement) -> Engagement:
-        a, d = _cleared(e.attacker), _cleared(e.defender)
-        if e.attacker_status == LOCKED and not (any(a.wounds) and any(d.wounds)):
-            return Engagement(a, d, READY, READY, False)
-        return Engagement(a, d, e.attacker_status, e.defender_status, False)
+        def side(state: UnitState) -> _Side:
+            got = memo.get(state)
+            if got is None:
+                got = memo[state] = _Side(_cleared(state), _wiped(state), standing_of(models, state),
+                                          sweep_initiative(unit, state))
+            return got
 
-    after: dict[Engagement, Dist] = {}
+        return side
 
-    def after_blows(e: Engagement) -> Dist:
-        got = after.get(e)
+    a_side, d_side = sides(attacker, a_models), sides(defender, d_models)
+    endings: dict[tuple, Dist] = {}
+
+    def ending(falls: Dist, a: _Side, d: _Side) -> Dist:
+        """The statuses after the loser's morale test (``falls``) and the sweeping advance."""
+        key = (falls, a.initiative, d.initiative)
+        got = endings.get(key)
         if got is None:
-            res = combat_result_of(a_models, d_models, FightState(e.attacker, e.defender))
-            falls = who_falls_back(res)
-            if falls.support() == [NOBODY]:   # the usual case: no test failed, nothing to sweep
-                got = Dist.constant(end_of_round(e))
-            else:
-                got = falls.then(lambda who: outcome(e, who)).map(end_of_round)
-            after[e] = got
+            got = endings[key] = falls.then(lambda who: sweeping_advance(
+                who, *((a.initiative, d.initiative) if who == DEFENDER else (d.initiative, a.initiative))))
+        return got
+
+    def end_of_round(a: _Side, d: _Side, statuses: tuple[str, str]) -> Engagement:
+        """The engagement after the round; a unit destroyed ends the combat."""
+        sa, sd = statuses
+        att, dfd = a.swept if sa == SWEPT else a.state, d.swept if sd == SWEPT else d.state
+        if sa == LOCKED and not (any(att.wounds) and any(dfd.wounds)):
+            return Engagement(att, dfd, READY, READY, False)
+        return Engagement(att, dfd, sa, sd, False)
+
+    after: dict[FightState, Dist] = {}
+
+    def after_blows(f: FightState) -> Dist:
+        """The combat result, the loser's morale test and the sweeping advance
+        after the blows; memoised per fight state."""
+        got = after.get(f)
+        if got is None:
+            a, d = a_side(f.attacker), d_side(f.defender)
+            falls = who_falls_back(combat_result(a.standing, d.standing, f))
+            got = after[f] = ending(falls, a, d).map(lambda statuses: end_of_round(a, d, statuses))
         return got
 
     memo: dict[Engagement, Dist] = {}
@@ -365,10 +400,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
             return Dist.constant(e)
         got = memo.get(e)
         if got is None:
-            d = Dist.constant(FightState(replace(e.attacker, unsaved=0), replace(e.defender, unsaved=0)))
+            d = Dist.constant(FightState(_cleared(e.attacker), _cleared(e.defender)))
             for step in blows:
                 d = step(d)
-            got = memo[e] = d.map(lambda f: e._replace(attacker=f.attacker, defender=f.defender)).then(after_blows)
+            got = memo[e] = d.then(after_blows)
         return got
 
     return kernel
