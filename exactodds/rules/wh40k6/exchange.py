@@ -8,7 +8,7 @@ from one step into the next.
   in play, and allocates closest first (Look Out, Sir, Focus Fire, saves) on
   the target as the previous groups left it. A target wiped out by an
   earlier group takes nothing more.
-- **The whole assault** (:func:`assault_steps`): Overwatch by the charged
+- **The whole assault** (:func:`assault_kernels`): Overwatch by the charged
   unit with its ranged weapons as snap shots, the charge roll with the
   slowest method among the charger's surviving models, fight rounds by
   Initiative (the charger with +1 Attack in the first), the combat result,
@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ...dice import d6
@@ -474,9 +474,9 @@ def check_assault(distance: int | Fraction, rounds: int) -> Fraction:
     return d
 
 
-def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
-                  overwatch: bool = True, order: Sequence[str] | None = None) -> list[Step]:
-    """The assault sequence as steps on :class:`Engagement` states:
+def assault_kernels(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
+                    overwatch: bool = True, order: Sequence[str] | None = None) -> list[tuple[str, Kernel, str]]:
+    """The assault sequence as (name, kernel on :class:`Engagement`, doc):
     ``"overwatch"``, ``"charge"``, then ``"round 1"`` .. ``"round N"``.
 
     An engagement already locked at the start (a combat carried over from an
@@ -487,15 +487,22 @@ def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, roun
     d = check_assault(distance, rounds)
     require_type(attacker, Unit, "the attacker")
     require_type(defender, Unit, "the defender")
-    steps: list[Step] = []
+    kernels: list[tuple[str, Kernel, str]] = []
     if overwatch:
-        steps.append(Step.kernel(OVERWATCH, overwatch_kernel(attacker, defender, order, d)))
-    steps.append(Step.kernel(CHARGE, charge_kernel(attacker, d)))
+        kernels.append((OVERWATCH, overwatch_kernel(attacker, defender, order, d), ""))
+    kernels.append((CHARGE, charge_kernel(attacker, d), ""))
     charging, continuing = fight_round(attacker, defender, True), fight_round(attacker, defender, False)
     for r in range(1, rounds + 1):
-        steps.append(Step.kernel(f"round {r}", lambda e: (charging if e.just_charged else continuing)(e),
-                                 "blows by Initiative, combat result, morale, sweeping advance"))
-    return steps
+        kernels.append((f"round {r}", lambda e: (charging if e.just_charged else continuing)(e),
+                        "blows by Initiative, combat result, morale, sweeping advance"))
+    return kernels
+
+
+def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
+                  overwatch: bool = True, order: Sequence[str] | None = None) -> list[Step]:
+    """The assault sequence (:func:`assault_kernels`) as steps on :class:`Engagement` states."""
+    return [Step.kernel(name, kernel, doc)
+            for name, kernel, doc in assault_kernels(attacker, defender, distance, rounds, overwatch, order)]
 
 
 def assault(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1, overwatch: bool = True,
@@ -618,14 +625,10 @@ class Assault:
         if self.attacker == self.defender:
             raise InputError(f"{self.attacker} cannot charge itself")
         a, d = index[self.attacker], index[self.defender]
-        steps = assault_steps(_unit(units, self.attacker), _unit(units, self.defender), self.distance, self.rounds,
-                              self.overwatch, self.order)
-        return [Step(s.name, _on_worlds(s, a, d), s.doc) for s in steps]
-
-
-def _on_worlds(step: Step, a: int, d: int) -> Any:
-    """A step on engagements as a step on worlds (units ``a`` and ``d``)."""
-    return lambda dist: dist.then(_lift_pair(lambda e: step(Dist.constant(e)), a, d))
+        kernels = assault_kernels(_unit(units, self.attacker), _unit(units, self.defender), self.distance,
+                                  self.rounds, self.overwatch, self.order)
+        return [Step.kernel(name, _lift_pair(kernel, a, d), doc or kernel.__doc__ or "")
+                for name, kernel, doc in kernels]
 
 
 @dataclass(frozen=True)
