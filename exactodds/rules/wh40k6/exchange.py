@@ -492,9 +492,12 @@ def assault_kernels(attacker: Unit, defender: Unit, distance: int | Fraction, ro
         kernels.append((OVERWATCH, overwatch_kernel(attacker, defender, order, d), ""))
     kernels.append((CHARGE, charge_kernel(attacker, d), ""))
     charging, continuing = fight_round(attacker, defender, True), fight_round(attacker, defender, False)
-    for r in range(1, rounds + 1):
-        kernels.append((f"round {r}", lambda e: (charging if e.just_charged else continuing)(e),
-                        "blows by Initiative, combat result, morale, sweeping advance"))
+
+    def fight(e: Engagement) -> Dist:
+        return (charging if e.just_charged else continuing)(e)
+
+    for r in range(1, rounds + 1):  # one kernel for every round
+        kernels.append((f"round {r}", fight, "blows by Initiative, combat result, morale, sweeping advance"))
     return kernels
 
 
@@ -538,7 +541,19 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
 
 
 def _lift_pair(kernel: Kernel, a: int, d: int) -> Kernel:
-    return lambda w: kernel(_engagement(w, a, d)).map(lambda e: _write(w, a, d, e))
+    """``kernel`` on engagements as a kernel on worlds (units ``a`` and ``d``),
+    memoised per world: the rounds of combat share one lifted kernel, so a
+    world met again in a later round costs one lookup. O(kernel's answer) per
+    distinct world."""
+    memo: dict[World, Dist] = {}
+
+    def lifted(w: World) -> Dist:
+        got = memo.get(w)
+        if got is None:
+            got = memo[w] = kernel(_engagement(w, a, d)).map(lambda e: _write(w, a, d, e))
+        return got
+
+    return lifted
 
 
 def _unit(units: Mapping[str, Unit], name: str) -> Unit:
@@ -627,8 +642,10 @@ class Assault:
         a, d = index[self.attacker], index[self.defender]
         kernels = assault_kernels(_unit(units, self.attacker), _unit(units, self.defender), self.distance,
                                   self.rounds, self.overwatch, self.order)
-        return [Step.kernel(name, _lift_pair(kernel, a, d), doc or kernel.__doc__ or "")
-                for name, kernel, doc in kernels]
+        lifted: dict[Kernel, Kernel] = {}  # one per kernel: the rounds share theirs
+        for _, kernel, _ in kernels:
+            lifted.setdefault(kernel, _lift_pair(kernel, a, d))
+        return [Step.kernel(name, lifted[kernel], doc or kernel.__doc__ or "") for name, kernel, doc in kernels]
 
 
 @dataclass(frozen=True)
@@ -663,10 +680,9 @@ class Fight:
             return (charging if e.just_charged else continuing)(e)
 
         steps = [Step.map("engage", engage, "both units locked in combat")]
+        k = _lift_pair(round_kernel, a, d)  # one for every round
         for r in range(1, self.rounds + 1):
-            k = _lift_pair(round_kernel, a, d)
-            steps.append(Step(f"round {r}", (lambda k: lambda dist: dist.then(k))(k),
-                              "blows by Initiative, combat result, morale, sweeping advance"))
+            steps.append(Step.kernel(f"round {r}", k, "blows by Initiative, combat result, morale, sweeping advance"))
         return steps
 
 
