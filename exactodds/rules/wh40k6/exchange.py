@@ -540,20 +540,11 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
     return World(tuple(units), tuple(statuses))
 
 
-def _lift_pair(kernel: Kernel, a: int, d: int) -> Kernel:
-    """``kernel`` on engagements as a kernel on worlds (units ``a`` and ``d``),
-    memoised per world: the rounds of combat share one lifted kernel, so a
-    world met again in a later round costs one lookup. O(kernel's answer) per
-    distinct world."""
-    memo: dict[World, Dist] = {}
-
-    def lifted(w: World) -> Dist:
-        got = memo.get(w)
-        if got is None:
-            got = memo[w] = kernel(_engagement(w, a, d)).map(lambda e: _write(w, a, d, e))
-        return got
-
-    return lifted
+def _on_worlds(kernel: Kernel, a: int, d: int) -> Callable[[Dist], Dist]:
+    """``kernel`` on engagements as a step on worlds (units ``a`` and ``d``):
+    each world's engagement through the kernel, each outcome written back
+    into that world. O(sum of the kernel's answers)."""
+    return lambda dist: dist.then(lambda w: kernel(_engagement(w, a, d)), lambda w, e: _write(w, a, d, e))
 
 
 def _unit(units: Mapping[str, Unit], name: str) -> Unit:
@@ -642,10 +633,7 @@ class Assault:
         a, d = index[self.attacker], index[self.defender]
         kernels = assault_kernels(_unit(units, self.attacker), _unit(units, self.defender), self.distance,
                                   self.rounds, self.overwatch, self.order)
-        lifted: dict[Kernel, Kernel] = {}  # one per kernel: the rounds share theirs
-        for _, kernel, _ in kernels:
-            lifted.setdefault(kernel, _lift_pair(kernel, a, d))
-        return [Step.kernel(name, lifted[kernel], doc or kernel.__doc__ or "") for name, kernel, doc in kernels]
+        return [Step(name, _on_worlds(kernel, a, d), doc or kernel.__doc__ or "") for name, kernel, doc in kernels]
 
 
 @dataclass(frozen=True)
@@ -680,9 +668,9 @@ class Fight:
             return (charging if e.just_charged else continuing)(e)
 
         steps = [Step.map("engage", engage, "both units locked in combat")]
-        k = _lift_pair(round_kernel, a, d)  # one for every round
         for r in range(1, self.rounds + 1):
-            steps.append(Step.kernel(f"round {r}", k, "blows by Initiative, combat result, morale, sweeping advance"))
+            steps.append(Step(f"round {r}", _on_worlds(round_kernel, a, d),
+                              "blows by Initiative, combat result, morale, sweeping advance"))
         return steps
 
 
