@@ -373,25 +373,20 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
                 who, *((a.initiative, d.initiative) if who == DEFENDER else (d.initiative, a.initiative))))
         return got
 
-    def end_of_round(a: _Side, d: _Side, statuses: tuple[str, str]) -> Engagement:
+    def after_blows(f: FightState) -> Dist:
+        """The combat result, the loser's morale test and the sweeping advance
+        after the blows: Dist over the statuses (attacker's, defender's)."""
+        a, d = a_side(f.attacker), d_side(f.defender)
+        return ending(who_falls_back(combat_result(a.standing, d.standing, f)), a, d)
+
+    def end_of_round(f: FightState, statuses: tuple[str, str]) -> Engagement:
         """The engagement after the round; a unit destroyed ends the combat."""
+        a, d = a_side(f.attacker), d_side(f.defender)
         sa, sd = statuses
         att, dfd = a.swept if sa == SWEPT else a.state, d.swept if sd == SWEPT else d.state
         if sa == LOCKED and not (any(att.wounds) and any(dfd.wounds)):
             return Engagement(att, dfd, READY, READY, False)
         return Engagement(att, dfd, sa, sd, False)
-
-    after: dict[FightState, Dist] = {}
-
-    def after_blows(f: FightState) -> Dist:
-        """The combat result, the loser's morale test and the sweeping advance
-        after the blows; memoised per fight state."""
-        got = after.get(f)
-        if got is None:
-            a, d = a_side(f.attacker), d_side(f.defender)
-            falls = who_falls_back(combat_result(a.standing, d.standing, f))
-            got = after[f] = ending(falls, a, d).map(lambda statuses: end_of_round(a, d, statuses))
-        return got
 
     memo: dict[Engagement, Dist] = {}
 
@@ -403,7 +398,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
             d = Dist.constant(FightState(_cleared(e.attacker), _cleared(e.defender)))
             for step in blows:
                 d = step(d)
-            got = memo[e] = d.then(after_blows)
+            got = memo[e] = d.then(after_blows, end_of_round)
         return got
 
     return kernel
