@@ -354,9 +354,13 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
 
         def side(state: UnitState) -> _Side:
             got = memo.get(state)
-            if got is None:
-                got = memo[state] = _Side(_cleared(state), _wiped(state), standing_of(models, state),
-                                          sweep_initiative(unit, state))
+            if got is None:  # states differing only in their unsaved counters share one _Side (the same
+                clear = _cleared(state)  # state objects after the round: equal states compare by identity)
+                got = memo.get(clear)
+                if got is None:
+                    got = memo[clear] = _Side(clear, _wiped(clear), standing_of(models, clear),
+                                              sweep_initiative(unit, clear))
+                memo[state] = got
             return got
 
         return side
