@@ -324,6 +324,9 @@ class Dist:
         _callable(kernel, "then")
         if join is not None:
             _callable(join, "then")
+        elif len(self._weights) == 1:  # a certain state: its kernel's answer as it is (Dists never change), O(1)
+            d = kernel(next(iter(self._weights)))
+            return d if isinstance(d, Dist) else Dist.constant(d)
         parts = []
         lcm = 1
         terms = 0
@@ -337,17 +340,18 @@ class Dist:
         if _meter.get() is not None:  # the multiply-adds below, counted when a work meter runs
             charge(terms, self._total.bit_length() + lcm.bit_length())
         out: dict = {}
+        get = out.get
         if join is None:
             for w, d in parts:
                 scale = w * (lcm // d._total)
                 for y, v in d._weights.items():
-                    out[y] = out.get(y, 0) + scale * v
+                    out[y] = get(y, 0) + scale * v
         else:
             for x, (w, d) in zip(self._weights, parts):
                 scale = w * (lcm // d._total)
                 for y, v in d._weights.items():
                     z = join(x, y)
-                    out[z] = out.get(z, 0) + scale * v
+                    out[z] = get(z, 0) + scale * v
         return Dist._make(out, self._total * lcm)
 
     bind = then
