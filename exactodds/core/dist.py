@@ -326,7 +326,11 @@ class Dist:
             _callable(join, "then")
         elif len(self._weights) == 1:  # a certain state: its kernel's answer as it is (Dists never change), O(1)
             d = kernel(next(iter(self._weights)))
-            return d if isinstance(d, Dist) else Dist.constant(d)
+            if not isinstance(d, Dist):
+                d = Dist.constant(d)
+            if _meter.get() is not None:  # counted as the merge it replaces
+                charge(len(d._weights), self._total.bit_length() + d._total.bit_length())
+            return d
         parts = []
         lcm = 1
         terms = 0

@@ -354,8 +354,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
 
         def side(state: UnitState) -> _Side:
             got = memo.get(state)
-            if got is None:  # states differing only in their unsaved counters share one _Side (the same
-                clear = _cleared(state)  # state objects after the round: equal states compare by identity)
+            if got is None:
+                # states differing only in their unsaved counters share one record, so equal
+                # states after the round are one object (the merges compare them by identity)
+                clear = _cleared(state)
                 got = memo.get(clear)
                 if got is None:
                     got = memo[clear] = _Side(clear, _wiped(clear), standing_of(models, clear),
@@ -495,7 +497,7 @@ def assault_kernels(attacker: Unit, defender: Unit, distance: int | Fraction, ro
     def fight(e: Engagement) -> Dist:
         return (charging if e.just_charged else continuing)(e)
 
-    for r in range(1, rounds + 1):  # one kernel for every round
+    for r in range(1, rounds + 1):
         kernels.append((f"round {r}", fight, "blows by Initiative, combat result, morale, sweeping advance"))
     return kernels
 
