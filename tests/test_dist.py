@@ -66,6 +66,17 @@ def test_then_is_a_markov_kernel() -> None:
     assert as_fractions(mixed) == brute
 
 
+def test_then_with_join_is_then_of_the_mapped_kernel() -> None:
+    # join(x, y) in place of y: the same Dist as mapping each kernel answer first, merged images too
+    def kernel(k: int) -> Dist:
+        return d6.sum_n(k)
+
+    joined = d6.then(kernel, lambda k, total: (k % 2, total // 3))
+    assert joined == d6.then(lambda k: kernel(k).map(lambda total: (k % 2, total // 3)))
+    assert Dist.constant(2).then(kernel) == d6.sum_n(2)   # a certain state: the kernel's answer
+    assert Dist.constant(2).then(lambda k: k + 1) == Dist.constant(3)
+
+
 def test_mixture_is_a_die_of_dice() -> None:
     m = Dist.mixture([d(4), d(6)])
     assert m.pmf(1) == F(1, 2) * F(1, 4) + F(1, 2) * F(1, 6)

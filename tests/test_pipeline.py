@@ -48,3 +48,16 @@ def test_duplicate_step_names_are_refused() -> None:
 def test_repeat_kernel() -> None:
     add_die = lambda total: d6 + total  # noqa: E731
     assert Dist.constant(0).then(repeat(add_die, 3)) == d6.sum_n(3)
+
+
+def test_iterate_reuses_a_chain() -> None:
+    # a chain kept from one count serves the next: the same answers, the chain only grows
+    from exactodds.core import iterate
+
+    def step(n: int) -> Dist:
+        return Dist.bernoulli(F(1, 3), success=n + 1, failure=n)
+
+    chain: list = []
+    for count in (Dist.uniform([0, 1, 2]), Dist.constant(5), Dist.uniform([1, 3])):
+        assert iterate(count, step, 0, chain) == iterate(count, step, 0)
+    assert len(chain) == 6

@@ -312,14 +312,25 @@ class Dist:
             out[y] = out.get(y, 0) + w
         return Dist._make(out, self._total)
 
-    def then(self, kernel: Kernel) -> Dist:
+    def then(self, kernel: Kernel, join: Callable[[Any, Any], Any] | None = None) -> Dist:
         """Apply a Markov kernel: ``sum_x P(x) * kernel(x)``, equal states merged.
 
         ``kernel(x)`` must return a :class:`Dist` (a plain value is taken as
-        certain). Cost O(sum of the kernel outputs' sizes) big-integer
-        multiply-adds, plus one gcd pass.
+        certain). ``join``: each outcome y of ``kernel(x)`` becomes
+        ``join(x, y)`` (the same as ``kernel(x).map(lambda y: join(x, y))``,
+        without building that Dist). Cost O(sum of the kernel outputs' sizes)
+        big-integer multiply-adds (and calls of ``join``), plus one gcd pass.
         """
         _callable(kernel, "then")
+        if join is not None:
+            _callable(join, "then")
+        elif len(self._weights) == 1:  # a certain state: its kernel's answer as it is (Dists never change), O(1)
+            d = kernel(next(iter(self._weights)))
+            if not isinstance(d, Dist):
+                d = Dist.constant(d)
+            if _meter.get() is not None:  # counted as the merge it replaces
+                charge(len(d._weights), self._total.bit_length() + d._total.bit_length())
+            return d
         parts = []
         lcm = 1
         terms = 0
@@ -333,10 +344,18 @@ class Dist:
         if _meter.get() is not None:  # the multiply-adds below, counted when a work meter runs
             charge(terms, self._total.bit_length() + lcm.bit_length())
         out: dict = {}
-        for w, d in parts:
-            scale = w * (lcm // d._total)
-            for y, v in d._weights.items():
-                out[y] = out.get(y, 0) + scale * v
+        get = out.get
+        if join is None:
+            for w, d in parts:
+                scale = w * (lcm // d._total)
+                for y, v in d._weights.items():
+                    out[y] = get(y, 0) + scale * v
+        else:
+            for x, (w, d) in zip(self._weights, parts):
+                scale = w * (lcm // d._total)
+                for y, v in d._weights.items():
+                    z = join(x, y)
+                    out[z] = get(z, 0) + scale * v
         return Dist._make(out, self._total * lcm)
 
     bind = then

@@ -175,7 +175,7 @@ def repeat(kernel: Kernel, times: int) -> Callable[[Any], Dist]:
     return k
 
 
-def iterate(count: Dist, kernel: Kernel, start: Dist | Any) -> Dist:
+def iterate(count: Dist, kernel: Kernel, start: Dist | Any, chain: list[Dist] | None = None) -> Dist:
     """Apply ``kernel`` N times to ``start``, where N is random with distribution ``count``.
 
     The chain is built once, D_0 = start and D_(k+1) = D_k.then(kernel), and the
@@ -183,6 +183,12 @@ def iterate(count: Dist, kernel: Kernel, start: Dist | Any) -> Dist:
     kernel branching), equal states merged after every application; this is
     how "allocate each of the N unsaved wounds in turn" is computed. The kernel
     must be pure: it is called once per distinct state and its answer reused.
+
+    ``chain``: a list holding D_0, D_1, ... of this kernel and start from an
+    earlier call (empty the first time); the D_k it holds are reused and the
+    ones computed are added to it, so a later count from the same start costs
+    only the mixture, O(max N x distinct states), and the applications beyond
+    the longest chain so far.
     """
     if not isinstance(count, Dist):
         raise InputError(f"a repeat count must be a Dist over whole numbers (e.g. Dist.constant(3)), not {count!r}")
@@ -197,7 +203,9 @@ def iterate(count: Dist, kernel: Kernel, start: Dist | Any) -> Dist:
             d = memo[state] = kernel(state)
         return d
 
-    chain_dists = [start if isinstance(start, Dist) else Dist.constant(start)]
-    for _ in range(max(count.support())):
+    chain_dists = [] if chain is None else chain
+    if not chain_dists:
+        chain_dists.append(start if isinstance(start, Dist) else Dist.constant(start))
+    for _ in range(len(chain_dists) - 1, max(count.support())):
         chain_dists.append(chain_dists[-1].then(once))
     return count.then(lambda n: chain_dists[n])

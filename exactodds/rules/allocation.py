@@ -65,6 +65,14 @@ class UnitState:
     unsaved: int = 0
     marked: frozenset[int] = frozenset()
 
+    def __post_init__(self) -> None:
+        # states are dict keys in every merge: the hash is taken once, O(models),
+        # and each later hash is an attribute read
+        object.__setattr__(self, "_hash", hash((self.wounds, self.unsaved, self.marked)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined,no-any-return]
+
     @classmethod
     def fresh(cls, models: Sequence[AllocModel]) -> UnitState:
         """Every model at full wounds."""

@@ -201,6 +201,7 @@ class IndexedKernel:
         self._ids: dict = {}
         self._states: list = []
         self._memo: dict[int, Dist] = {}
+        self._chains: dict[Dist, list[Dist]] = {}
 
     def _id(self, state: UnitState) -> int:
         i = self._ids.get(state)
@@ -217,9 +218,14 @@ class IndexedKernel:
 
     def run(self, count: Dist, start: UnitState | Dist) -> Dist:
         """The states after ``count`` applications from ``start`` (Dist over
-        counts; O(max count x distinct states) merges)."""
+        counts; O(max count x distinct states) merges). The chain of states
+        after 0, 1, 2... applications from one start (a state or a Dist) is
+        kept for the next call from an equal start (e.g. the same target
+        struck again by fewer models), which then costs only the mixture over
+        ``count``, O(max count x distinct states)."""
         begin = start.map(self._id) if isinstance(start, Dist) else Dist.constant(self._id(start))
-        return iterate(count, self._step, begin).map(self._states.__getitem__)
+        chain = self._chains.setdefault(begin, [])
+        return iterate(count, self._step, begin, chain).map(self._states.__getitem__)
 
 
 def allocate_wounds(wounds: Dist, models: Sequence[AllocModel], choose: Recipient, damage: Damage,

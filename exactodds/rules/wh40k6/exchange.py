@@ -8,7 +8,7 @@ from one step into the next.
   in play, and allocates closest first (Look Out, Sir, Focus Fire, saves) on
   the target as the previous groups left it. A target wiped out by an
   earlier group takes nothing more.
-- **The whole assault** (:func:`assault_steps`): Overwatch by the charged
+- **The whole assault** (:func:`assault_kernels`): Overwatch by the charged
   unit with its ranged weapons as snap shots, the charge roll with the
   slowest method among the charger's surviving models, fight rounds by
   Initiative (the charger with +1 Attack in the first), the combat result,
@@ -24,11 +24,11 @@ equal states merged after each step.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ...dice import d6
@@ -37,7 +37,7 @@ from ..scenario import World
 from .assault import check_distance, unit_charge_roll
 from .casualties import start_state
 from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley
-from .fight import ATTACKER, DEFENDER, NOBODY, FightState, combat_result_of, fight_pipeline, who_falls_back
+from .fight import DEFENDER, NOBODY, FightState, Standing, combat_result, fight_pipeline, standing_of, who_falls_back
 from .shooting import UNSAVED, shooting_pipeline
 from .units import CANNOT_SNAP, Shooting, Unit, Weapon, require_type
 
@@ -305,11 +305,33 @@ def _cleared(state: UnitState) -> UnitState:
 
 
 def _wiped(state: UnitState) -> UnitState:
-    return replace(state, wounds=tuple(0 for _ in state.wounds))
+    """``state`` with every model removed and its unsaved-wound counter at 0."""
+    return UnitState(tuple(0 for _ in state.wounds), 0, state.marked)
 
 
-def _fresh_round(e: Engagement) -> Engagement:
-    return e._replace(attacker=replace(e.attacker, unsaved=0), defender=replace(e.defender, unsaved=0))
+def sweeping_advance(who: str, winner_initiative: int, loser_initiative: int) -> Dist:
+    """The loser ``who`` falls back; the winner's sweeping advance may catch it:
+    Dist over the pair of statuses (attacker's, defender's) after the round,
+    both :data:`LOCKED` when nobody falls back (the combat goes on). O(1)."""
+    if who == NOBODY:
+        return Dist.constant((LOCKED, LOCKED))
+    caught = p_caught(winner_initiative, loser_initiative)
+    if who == DEFENDER:
+        return Dist.bernoulli(caught, success=(READY, SWEPT), failure=(READY, FALLS_BACK))
+    return Dist.bernoulli(caught, success=(SWEPT, READY), failure=(FALLS_BACK, READY))
+
+
+class _Side(NamedTuple):
+    """One unit after the blows of a round, as the rest of the round needs it."""
+
+    state: UnitState
+    """Its state, the unsaved-wound counter at 0."""
+    swept: UnitState
+    """Its state when caught by a sweeping advance: every model removed."""
+    standing: Standing
+    """Models in play, highest Leadership, morale rule (the combat result)."""
+    initiative: int
+    """The Initiative it rolls with in a sweeping advance."""
 
 
 def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
@@ -320,43 +342,57 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
     sweeping advance. A unit destroyed ends the combat.
 
     Engagements not locked pass through unchanged. Memoised per engagement;
-    cost (distinct engagements) x (one fight's Initiative steps) + O(36) each."""
+    cost (distinct engagements) x (one fight's Initiative steps), then per
+    distinct state after the blows O(1) (each unit's standing computed once
+    per distinct unit state, O(models); each morale test and sweeping advance
+    once per (result, Initiatives), O(36))."""
     blows = fight_pipeline(attacker, defender, charged).steps[:-2]
     a_models, d_models = attacker.expanded(), defender.expanded()
 
-    def outcome(e: Engagement, who: str) -> Dist:
-        """The loser ``who`` falls back; the winner's sweeping advance may catch it."""
-        if who == NOBODY:
-            return Dist.constant(e)
-        if who == DEFENDER:
-            caught = p_caught(sweep_initiative(attacker, e.attacker), sweep_initiative(defender, e.defender))
-            swept = e._replace(defender=_wiped(e.defender), attacker_status=READY, defender_status=SWEPT)
-            fled = e._replace(attacker_status=READY, defender_status=FALLS_BACK)
-        else:
-            caught = p_caught(sweep_initiative(defender, e.defender), sweep_initiative(attacker, e.attacker))
-            swept = e._replace(attacker=_wiped(e.attacker), attacker_status=SWEPT, defender_status=READY)
-            fled = e._replace(attacker_status=FALLS_BACK, defender_status=READY)
-        return Dist.bernoulli(caught, success=swept, failure=fled)
+    def sides(unit: Unit, models: list) -> Callable[[UnitState], _Side]:
+        memo: dict[UnitState, _Side] = {}
 
-    def end_of_round(e: Engagement) -> Engagement:
-        a, d = _cleared(e.attacker), _cleared(e.defender)
-        if e.attacker_status == LOCKED and not (any(a.wounds) and any(d.wounds)):
-            return Engagement(a, d, READY, READY, False)
-        return Engagement(a, d, e.attacker_status, e.defender_status, False)
+        def side(state: UnitState) -> _Side:
+            got = memo.get(state)
+            if got is None:
+                # states differing only in their unsaved counters share one record, so equal
+                # states after the round are one object (the merges compare them by identity)
+                clear = _cleared(state)
+                got = memo.get(clear)
+                if got is None:
+                    got = memo[clear] = _Side(clear, _wiped(clear), standing_of(models, clear),
+                                              sweep_initiative(unit, clear))
+                memo[state] = got
+            return got
 
-    after: dict[Engagement, Dist] = {}
+        return side
 
-    def after_blows(e: Engagement) -> Dist:
-        got = after.get(e)
+    a_side, d_side = sides(attacker, a_models), sides(defender, d_models)
+    endings: dict[tuple, Dist] = {}
+
+    def ending(falls: Dist, a: _Side, d: _Side) -> Dist:
+        """The statuses after the loser's morale test (``falls``) and the sweeping advance."""
+        key = (falls, a.initiative, d.initiative)
+        got = endings.get(key)
         if got is None:
-            res = combat_result_of(a_models, d_models, FightState(e.attacker, e.defender))
-            falls = who_falls_back(res)
-            if falls.support() == [NOBODY]:   # the usual case: no test failed, nothing to sweep
-                got = Dist.constant(end_of_round(e))
-            else:
-                got = falls.then(lambda who: outcome(e, who)).map(end_of_round)
-            after[e] = got
+            got = endings[key] = falls.then(lambda who: sweeping_advance(
+                who, *((a.initiative, d.initiative) if who == DEFENDER else (d.initiative, a.initiative))))
         return got
+
+    def after_blows(f: FightState) -> Dist:
+        """The combat result, the loser's morale test and the sweeping advance
+        after the blows: Dist over the statuses (attacker's, defender's)."""
+        a, d = a_side(f.attacker), d_side(f.defender)
+        return ending(who_falls_back(combat_result(a.standing, d.standing, f)), a, d)
+
+    def end_of_round(f: FightState, statuses: tuple[str, str]) -> Engagement:
+        """The engagement after the round; a unit destroyed ends the combat."""
+        a, d = a_side(f.attacker), d_side(f.defender)
+        sa, sd = statuses
+        att, dfd = a.swept if sa == SWEPT else a.state, d.swept if sd == SWEPT else d.state
+        if sa == LOCKED and not (any(att.wounds) and any(dfd.wounds)):
+            return Engagement(att, dfd, READY, READY, False)
+        return Engagement(att, dfd, sa, sd, False)
 
     memo: dict[Engagement, Dist] = {}
 
@@ -365,10 +401,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
             return Dist.constant(e)
         got = memo.get(e)
         if got is None:
-            d = Dist.constant(FightState(replace(e.attacker, unsaved=0), replace(e.defender, unsaved=0)))
+            d = Dist.constant(FightState(_cleared(e.attacker), _cleared(e.defender)))
             for step in blows:
                 d = step(d)
-            got = memo[e] = d.map(lambda f: e._replace(attacker=f.attacker, defender=f.defender)).then(after_blows)
+            got = memo[e] = d.then(after_blows, end_of_round)
         return got
 
     return kernel
@@ -439,9 +475,9 @@ def check_assault(distance: int | Fraction, rounds: int) -> Fraction:
     return d
 
 
-def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
-                  overwatch: bool = True, order: Sequence[str] | None = None) -> list[Step]:
-    """The assault sequence as steps on :class:`Engagement` states:
+def assault_kernels(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
+                    overwatch: bool = True, order: Sequence[str] | None = None) -> list[tuple[str, Kernel, str]]:
+    """The assault sequence as (name, kernel on :class:`Engagement`, doc):
     ``"overwatch"``, ``"charge"``, then ``"round 1"`` .. ``"round N"``.
 
     An engagement already locked at the start (a combat carried over from an
@@ -452,15 +488,25 @@ def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, roun
     d = check_assault(distance, rounds)
     require_type(attacker, Unit, "the attacker")
     require_type(defender, Unit, "the defender")
-    steps: list[Step] = []
+    kernels: list[tuple[str, Kernel, str]] = []
     if overwatch:
-        steps.append(Step.kernel(OVERWATCH, overwatch_kernel(attacker, defender, order, d)))
-    steps.append(Step.kernel(CHARGE, charge_kernel(attacker, d)))
+        kernels.append((OVERWATCH, overwatch_kernel(attacker, defender, order, d), ""))
+    kernels.append((CHARGE, charge_kernel(attacker, d), ""))
     charging, continuing = fight_round(attacker, defender, True), fight_round(attacker, defender, False)
+
+    def fight(e: Engagement) -> Dist:
+        return (charging if e.just_charged else continuing)(e)
+
     for r in range(1, rounds + 1):
-        steps.append(Step.kernel(f"round {r}", lambda e: (charging if e.just_charged else continuing)(e),
-                                 "blows by Initiative, combat result, morale, sweeping advance"))
-    return steps
+        kernels.append((f"round {r}", fight, "blows by Initiative, combat result, morale, sweeping advance"))
+    return kernels
+
+
+def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
+                  overwatch: bool = True, order: Sequence[str] | None = None) -> list[Step]:
+    """The assault sequence (:func:`assault_kernels`) as steps on :class:`Engagement` states."""
+    return [Step.kernel(name, kernel, doc)
+            for name, kernel, doc in assault_kernels(attacker, defender, distance, rounds, overwatch, order)]
 
 
 def assault(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1, overwatch: bool = True,
@@ -495,8 +541,11 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
     return World(tuple(units), tuple(statuses))
 
 
-def _lift_pair(kernel: Kernel, a: int, d: int) -> Kernel:
-    return lambda w: kernel(_engagement(w, a, d)).map(lambda e: _write(w, a, d, e))
+def _on_worlds(kernel: Kernel, a: int, d: int) -> Callable[[Dist], Dist]:
+    """``kernel`` on engagements as a step on worlds (units ``a`` and ``d``):
+    each world's engagement through the kernel, each outcome written back
+    into that world. O(sum of the kernel's answers)."""
+    return lambda dist: dist.then(lambda w: kernel(_engagement(w, a, d)), lambda w, e: _write(w, a, d, e))
 
 
 def _unit(units: Mapping[str, Unit], name: str) -> Unit:
@@ -583,14 +632,9 @@ class Assault:
         if self.attacker == self.defender:
             raise InputError(f"{self.attacker} cannot charge itself")
         a, d = index[self.attacker], index[self.defender]
-        steps = assault_steps(_unit(units, self.attacker), _unit(units, self.defender), self.distance, self.rounds,
-                              self.overwatch, self.order)
-        return [Step(s.name, _on_worlds(s, a, d), s.doc) for s in steps]
-
-
-def _on_worlds(step: Step, a: int, d: int) -> Any:
-    """A step on engagements as a step on worlds (units ``a`` and ``d``)."""
-    return lambda dist: dist.then(_lift_pair(lambda e: step(Dist.constant(e)), a, d))
+        kernels = assault_kernels(_unit(units, self.attacker), _unit(units, self.defender), self.distance,
+                                  self.rounds, self.overwatch, self.order)
+        return [Step(name, _on_worlds(kernel, a, d), doc or kernel.__doc__ or "") for name, kernel, doc in kernels]
 
 
 @dataclass(frozen=True)
@@ -626,8 +670,7 @@ class Fight:
 
         steps = [Step.map("engage", engage, "both units locked in combat")]
         for r in range(1, self.rounds + 1):
-            k = _lift_pair(round_kernel, a, d)
-            steps.append(Step(f"round {r}", (lambda k: lambda dist: dist.then(k))(k),
+            steps.append(Step(f"round {r}", _on_worlds(round_kernel, a, d),
                               "blows by Initiative, combat result, morale, sweeping advance"))
         return steps
 

@@ -213,31 +213,58 @@ def _leadership(models: list, state: UnitState) -> int:
     return max((models[i].melee.leadership for i in state.alive()), default=0)
 
 
+class Standing(NamedTuple):
+    """What the combat result needs of one unit: its models in play, its
+    highest Leadership among them (0 when destroyed) and its morale rule."""
+
+    survivors: int
+    leadership: int
+    morale: str
+
+
+def standing_of(models: list, state: UnitState) -> Standing:
+    """The :class:`Standing` of a unit (``models``: its :meth:`~.units.Unit.expanded`
+    models) in ``state``. O(models)."""
+    return Standing(state.survivors(), _leadership(models, state), _morale_rule(models, state))
+
+
+def combat_result(attacker: Standing, defender: Standing, state: FightState) -> CombatResult:
+    """The combat result from both units' standings and the unsaved wounds
+    each suffered (counted in ``state`` since the fight began). O(1)."""
+    return CombatResult(attacker.survivors, defender.survivors, state.defender.unsaved, state.attacker.unsaved,
+                        attacker.leadership, defender.leadership, attacker.morale, defender.morale)
+
+
 def combat_result_of(a_models: list, d_models: list, state: FightState) -> CombatResult:
     """The combat result of a fight state (``a_models``, ``d_models``: each unit's
     :meth:`~.units.Unit.expanded` models): survivors, the unsaved wounds each side
     inflicted (counted in the states since the fight began), each side's
     highest Leadership and morale rule among its models in play. O(models)."""
-    return CombatResult(state.attacker.survivors(), state.defender.survivors(),
-                        state.defender.unsaved, state.attacker.unsaved,
-                        _leadership(a_models, state.attacker), _leadership(d_models, state.defender),
-                        _morale_rule(a_models, state.attacker), _morale_rule(d_models, state.defender))
+    return combat_result(standing_of(a_models, state.attacker), standing_of(d_models, state.defender), state)
 
 
-@lru_cache(maxsize=4096)
+_NOBODY_FALLS = Dist.constant(NOBODY)
+
+
 def who_falls_back(res: CombatResult) -> Dist:
     """The loser's morale test: Dist over :data:`ATTACKER`, :data:`DEFENDER` (the
     side that failed and falls back) or :data:`NOBODY` (a draw, a destroyed
     unit, a passed or Fearless test). 2D6 <= Ld - difference (Stubborn: Ld), a
-    double 1 passes. O(36)."""
+    double 1 passes. O(1), the test itself O(36) once per (loser, value)."""
     diff = res.attacker_inflicted - res.defender_inflicted
     if not (diff and res.attacker_survivors and res.defender_survivors):
-        return Dist.constant(NOBODY)
+        return _NOBODY_FALLS
     who, ld = (DEFENDER, res.defender_leadership) if diff > 0 else (ATTACKER, res.attacker_leadership)
     rule = res.attacker_morale if who == ATTACKER else res.defender_morale
     if rule == "fearless":  # passes automatically
-        return Dist.constant(NOBODY)
-    return test_against(ld if rule == "stubborn" else ld - abs(diff)).map(lambda r: who if r == FAIL else NOBODY)
+        return _NOBODY_FALLS
+    return _falls_back_on(who, ld if rule == "stubborn" else ld - abs(diff))
+
+
+@lru_cache(maxsize=4096)
+def _falls_back_on(who: str, value: int) -> Dist:
+    """``who`` tests on 2D6 <= ``value`` (a double 1 passes); failed, it falls back. O(36)."""
+    return test_against(value).map(lambda r: who if r == FAIL else NOBODY)
 
 
 def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> Pipeline:
