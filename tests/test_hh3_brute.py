@@ -251,9 +251,10 @@ class _Need(Exception):
         self.options = options
 
 
-def tree_enumeration(case: Case) -> dict:
-    """The tree of the dice actually rolled, each die branching on the bands
-    of faces that the rule distinguishes, with their exact chances."""
+def every_roll(play: Callable[[Callable, Callable], Any]) -> dict:
+    """The tree of the dice actually rolled by ``play(band, draw)``, each die
+    branching on the bands of faces that the rule distinguishes (``band``) or
+    on the given options (``draw``), with their exact chances: outcome -> chance."""
     out: dict = {}
     stack: list[tuple[tuple, F]] = [((), F(1))]
     while stack:
@@ -272,12 +273,17 @@ def tree_enumeration(case: Case) -> dict:
             return draw([(level, F(n, 6)) for level, n in levels.items()])
 
         try:
-            result = simulate(case, band)
+            result = play(band, draw)
         except _Need as need:
             stack.extend((prefix + (v,), p * w) for v, w in need.options if w)
             continue
         out[result] = out.get(result, 0) + p
     return out
+
+
+def tree_enumeration(case: Case) -> dict:
+    """Every roll of one attack (:func:`simulate`) with its exact chance."""
+    return every_roll(lambda band, draw: simulate(case, band))
 
 
 # ------------------------------------------------------------ the engine side

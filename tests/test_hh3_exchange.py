@@ -10,7 +10,6 @@ come from it or from hand-worked fractions, never from the code under test.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction as F
 from pathlib import Path
@@ -26,7 +25,7 @@ from exactodds.rules.hh3 import FiringModels, TargetModels, TargetUnit, Weapon
 from exactodds.rules.hh3.exchange import Exchange, Shoot
 from exactodds.rules.hh3.units import ShootingUnit
 from exactodds.rules.scenario import Scenario
-from tests.test_hh3_brute import G, M, Case, _Need, simulate
+from tests.test_hh3_brute import G, M, Case, every_roll, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -119,31 +118,8 @@ def play(units: tuple[U, U], steps: list[tuple[str, int, int]], turns: int, band
 
 
 def brute(units: tuple[U, U], steps: list[tuple[str, int, int]], turns: int = 1) -> dict:
-    """The tree of every die rolled, with exact chances (as tree_enumeration)."""
-    out: dict = {}
-    stack: list[tuple[tuple, F]] = [((), F(1))]
-    while stack:
-        prefix, p = stack.pop()
-        pos = 0
-
-        def draw(options: list[tuple[Any, F]]) -> Any:
-            nonlocal pos
-            if pos < len(prefix):
-                pos += 1
-                return prefix[pos - 1]
-            raise _Need(options)
-
-        def band(cuts: tuple[int, ...]) -> int:
-            levels = Counter(sum(f >= c for c in cuts) for f in range(1, 7))
-            return draw([(level, F(n, 6)) for level, n in levels.items()])
-
-        try:
-            result = play(units, steps, turns, band, draw)
-        except _Need as need:
-            stack.extend((prefix + (v,), p * w) for v, w in need.options if w)
-            continue
-        out[result] = out.get(result, 0) + p
-    return out
+    """The tree of every die rolled, with exact chances."""
+    return every_roll(lambda band, draw: play(units, steps, turns, band, draw))
 
 
 # ------------------------------------------------------------ the engine side
