@@ -287,6 +287,27 @@ def test_timeout_around_a_sweep_returns_once_it_fires(folder: Path, tmp_path: Pa
     assert out.read_bytes().count(b"\n") > 1
 
 
+def test_an_aborted_pool_stops_though_a_result_was_cut_off() -> None:
+    """A worker ended while sending its result (a signal to the whole process group)
+    leaves half a message in the pool's result pipe; an aborted sweep must still stop
+    rather than wait for the rest for ever. The cut-off message is made here by hand:
+    a length header for 100 bytes that never come."""
+    import struct
+    import threading
+
+    from exactodds.sweep.engines import ProcessEngine
+
+    engine = ProcessEngine(workers=1)
+    engine._pool.submit(int, 1).result(timeout=60)  # the worker is up, the manager thread waits for results
+    writer = engine._pool._result_queue._writer  # type: ignore[attr-defined]
+    os.write(writer.fileno(), struct.pack("!i", 100))
+    time.sleep(0.5)  # the manager thread reads the header and waits for the body
+    closing = threading.Thread(target=engine.close, kwargs={"abort": True}, daemon=True)
+    closing.start()
+    closing.join(30)
+    assert not closing.is_alive()
+
+
 # ------------------------------------------------------------------ two writers
 def test_a_second_sweep_writing_the_same_file_is_refused(folder: Path, tmp_path: Path) -> None:
     out = tmp_path / "rows.csv"

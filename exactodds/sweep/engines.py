@@ -45,6 +45,8 @@ _running = [0]
 _stops: list[BaseException] = []
 """Stops asked for by signal handlers while an engine runs (see :func:`request_stop`)."""
 POLL_SECONDS = 0.25
+WORKER_EXIT_SECONDS = 5
+"""How long an aborted sweep waits for each terminated worker to exit."""
 
 
 def request_stop(stop: BaseException) -> None:
@@ -203,8 +205,20 @@ class ProcessEngine(Engine):
 
     def close(self, abort: bool = False) -> None:
         if abort:  # the running queries may take long: end the workers rather than wait for them
-            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+            processes = list((getattr(self._pool, "_processes", None) or {}).values())
+            for process in processes:
                 process.terminate()
+            for process in processes:
+                process.join(WORKER_EXIT_SECONDS)
+            # A worker ended while it was sending a result (a signal to the whole process
+            # group does that) leaves half a message in the pool's result pipe, and the
+            # pool's manager thread would wait for the rest for ever (shutdown below, and
+            # the interpreter's exit, wait for that thread). The workers are gone: closing
+            # this process's own write end of the pipe lets the reader see its end, and
+            # the pool counts itself broken and stops.
+            writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
+            if writer is not None:
+                writer.close()
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
