@@ -105,8 +105,7 @@ class _AtUnit(Params):
     facing: str | None = param(Choice(FACINGS), "Armour facing hit, for a vehicle target (default front).", None)
 
     def check(self) -> None:
-        if isinstance(self, _Firing):
-            _check_firers(self)
+        super().check()  # the firing checks of the commands that mix in _Firing
         if self.stage is not None and _stage_name(self.stage) not in rules.STAGES:
             raise ParamError("{stage} " + literal(f"{self.stage!r} is not a stage; stages are: "
                                                   f"{', '.join(rules.STAGES)}"))
@@ -258,11 +257,9 @@ def hit(p: HitParams) -> Answer:
              **_firer_query(p)}
     if "gets-hot" not in p.rules:
         return Answer(rules.hits(attack), query)
-    firers = _firers(p)
-    joint = volley_removed(attack, firers)
-    lost = joint.map(lambda x: x[1])
-    return Answer(joint.map(lambda x: x[0]), query, _losses_extras(lost),
-                  stages={"hits": joint.map(lambda x: x[0]), FIRING_LOST: lost})
+    joint = volley_removed(attack, _firers(p))
+    hits, lost = joint.map(lambda x: x[0]), joint.map(lambda x: x[1])
+    return Answer(hits, query, _losses_extras(lost), stages={"hits": hits, FIRING_LOST: lost})
 
 
 @define("40k6", "wound", WoundParams)
