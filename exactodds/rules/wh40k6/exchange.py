@@ -36,8 +36,8 @@ from ..allocation import UnitState
 from ..scenario import World
 from .assault import check_distance, unit_charge_roll
 from .casualties import start_state
-from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley
 from .fight import DEFENDER, NOBODY, FightState, Standing, combat_result, fight_pipeline, standing_of, who_falls_back
+from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley
 from .shooting import UNSAVED, shooting_pipeline
 from .units import CANNOT_SNAP, Shooting, Unit, Weapon, require_type
 
@@ -241,16 +241,30 @@ def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Seque
             indices = [i for i in start.alive() if group.weapon.name in models[i].weapons and models[i].bs == group.bs]
             kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire)
         else:
-            kernel = (lambda k: lambda s: k(s.target).map(lambda t: Sides(t, s.firer)))(
-                attack_kernel(attack, target, focus_fire))
+            kernel = _on_target(attack_kernel(attack, target, focus_fire))
         steps.append(Step.kernel(group.label, kernel, f"{group.label} fires at {target.name}"))
     return Pipeline(tuple(steps))
+
+
+def _on_target(kernel: Kernel) -> Kernel:
+    """A kernel on the target's state as a kernel on :class:`Sides` (the firer unchanged)."""
+    return lambda s: kernel(s.target).map(lambda t: Sides(t, s.firer))
 
 
 def settled(firer: Unit, s: Sides) -> Sides:
     """Both states with their unsaved counters cleared, the firing unit's
     removed models after its models in play (:func:`~.gets_hot.removed_last`)."""
     return Sides(_cleared(s.target), removed_last(firer, _cleared(s.firer)))
+
+
+def fire_both(firer: Unit, target: Unit, firer_state: UnitState, target_state: UnitState,
+              order: Sequence[str] | None = None, focus_fire: int | str | None = None, snap: bool = False,
+              moved: bool = False, range: str | None = None, distance: Fraction | None = None) -> Dist:
+    """One shooting attack of ``firer`` (from ``firer_state``) at ``target`` (from
+    ``target_state``), weapons that Get Hot included: Dist over the :class:`Sides`
+    after it, :func:`settled`. Cost: :func:`fire_both_pipeline`."""
+    pipe = fire_both_pipeline(firer, target, firer_state, order, focus_fire, snap, moved, range, distance)
+    return pipe(Dist.constant(Sides(target_state, firer_state))).map(lambda s: settled(firer, s))
 
 
 def fire(firer: Unit, target: Unit, focus_fire: int | str | None = None, order: Sequence[str] | None = None,
@@ -429,8 +443,7 @@ def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None =
         if hot:
             key: tuple = (e.defender, e.attacker)
             if key not in memo:
-                pipe = fire_both_pipeline(charged, charger, e.defender, order, snap=True, distance=distance)
-                memo[key] = pipe(Dist.constant(Sides(e.attacker, e.defender))).map(lambda s: settled(charged, s))
+                memo[key] = fire_both(charged, charger, e.defender, e.attacker, order, snap=True, distance=distance)
             return memo[key].map(lambda s: e._replace(attacker=s.target, defender=s.firer))
         alive = alive_per_line(charged, e.defender)
         key = (alive, e.attacker)
@@ -594,10 +607,8 @@ class Shoot:
             if hot:
                 key: tuple = (w.units[f], snap, w.units[t])
                 if key not in memo:
-                    pipe = fire_both_pipeline(firer, target, w.units[f], self.order, self.focus_fire, snap,
-                                              self.moved, self.range, self.distance)
-                    memo[key] = pipe(Dist.constant(Sides(w.units[t], w.units[f]))).map(
-                        lambda s: settled(firer, s))
+                    memo[key] = fire_both(firer, target, w.units[f], w.units[t], self.order, self.focus_fire, snap,
+                                          self.moved, self.range, self.distance)
                 return memo[key].map(lambda s: w.put(t, s.target).put(f, s.firer))
             alive = alive_per_line(firer, w.units[f])
             key = (alive, snap, w.units[t])
