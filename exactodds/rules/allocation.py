@@ -95,6 +95,16 @@ Recipient = Callable[[UnitState], Dist]
 """Which model receives the next wound: ``state -> Dist`` over model indices."""
 
 
+def alive_per_line(line_of: Sequence[int], lines: int, wounds: Sequence[int]) -> tuple[int, ...]:
+    """How many models of each of ``lines`` model lines are in play, from the
+    Wounds left per model (``line_of[i]``: the line of model ``i``). O(models)."""
+    counts = [0] * lines
+    for line, w in zip(line_of, wounds, strict=True):
+        if w > 0:
+            counts[line] += 1
+    return tuple(counts)
+
+
 def closest_first(state: UnitState, eligible: Callable[[int], bool] = lambda i: True) -> Dist:
     """The first model still in play (models are listed closest first), among
     the ``eligible`` ones; ``Dist.constant(None)`` when none is left."""

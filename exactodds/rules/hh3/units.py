@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ...core import Dist, InputError
 from ...dice import Target
 from ...core.checks import whole_number
+from ..allocation import alive_per_line
 from ..common import save_value
 from ..random_count import DiceCount
 from .tables import COVER_SAVES, FACINGS, STATUSES
@@ -438,11 +439,7 @@ class ShootingUnit:
 
     def alive_per_line(self, left: tuple[int, ...]) -> tuple[int, ...]:
         """Models in play per line, from the Wounds left per model. O(models)."""
-        counts = [0] * len(self.target.models)
-        for line, w in zip(self.line_of(), left, strict=True):
-            if w > 0:
-                counts[line] += 1
-        return tuple(counts)
+        return alive_per_line(self.line_of(), len(self.target.models), left)
 
     def attacker(self, alive: tuple[int, ...] | None = None) -> AttackingUnit | None:
         """The firing unit made of the models in play (``alive`` per line; default:

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ...dice import d6
-from ..allocation import UnitState
+from ..allocation import UnitState, alive_per_line as count_alive
 from ..scenario import World
 from .assault import check_distance, unit_charge_roll
 from .casualties import start_state
@@ -61,11 +61,7 @@ class Group:
 
 def alive_per_line(unit: Unit, state: UnitState) -> tuple[int, ...]:
     """How many models of each line of ``unit`` are in play in ``state``. O(models)."""
-    counts = [0] * len(unit.models)
-    for i, line in enumerate(unit.line_of()):
-        if state.wounds[i] > 0:
-            counts[line] += 1
-    return tuple(counts)
+    return count_alive(unit.line_of(), len(unit.models), state.wounds)
 
 
 def weapon_order(unit: Unit, order: Sequence[str] | None = None) -> list[str]:
