@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import groupby
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...core.checks import whole_number
@@ -154,10 +155,11 @@ def model_outcome(attack: Shooting, shots: Dist, p_unsaved: Fraction, wounds_lef
     return shots.then(of_shots)
 
 
-def _models(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int] | None) -> tuple[list[Dist], int]:
+def _models(attack: Shooting, firers: Sequence[Firer],
+            wounds_left: Sequence[int] | None) -> tuple[list[Dist], int, list[int]]:
     """Each firing model's own Dist over (hits, wounds lost) (:func:`model_outcome`,
-    computed once per distinct (profile, wounds left)), and the most shots one
-    model fires. Checks the inputs."""
+    computed once per distinct (profile, wounds left)), the most shots one
+    model fires, and each model's wounds left. Checks the inputs."""
     require_type(attack, Shooting, "the attack")
     if not gets_hot(attack):
         raise InputError("the weapon does not have gets-hot")
@@ -174,7 +176,7 @@ def _models(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int
     for f, w in zip(firers, left):
         if (f, w) not in memo:
             memo[f, w] = model_outcome(attack, shots, f.p_unsaved(), w)
-    return [memo[f, w] for f, w in zip(firers, left)], max(shots.support())
+    return [memo[f, w] for f, w in zip(firers, left)], max(shots.support()), left
 
 
 def volley(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int] | None = None) -> Dist:
@@ -186,9 +188,9 @@ def volley(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int]
     tuples are at most the product over the models of (wounds left + 1), so
     this is for a unit's few special weapons; :func:`volley_removed` counts
     the models removed instead, for any number of models."""
-    outcomes, most = _models(attack, firers, wounds_left)
+    outcomes, most, left = _models(attack, firers, wounds_left)
     states = 1
-    for f, w in zip(firers, wounds_left or [f.wounds for f in firers]):
+    for w in left:
         states *= w + 1
     check_size((most * len(outcomes) + 1) * states, f"gets-hot losses of {len(outcomes)} firing models")
     out = Dist.constant((0, ()))
@@ -201,7 +203,7 @@ def volley_removed(attack: Shooting, firers: Sequence[Firer]) -> Dist:
     """As :func:`volley` for models at full wounds, but over (total hits, firing
     models removed). O(k^2 x H) for k models and H + 1 hit totals: at most
     (H + 1)(k + 1) outcomes between two models."""
-    outcomes, most = _models(attack, firers, None)
+    outcomes, most, _ = _models(attack, firers, None)
     check_size((most * len(outcomes) + 1) * (len(outcomes) + 1), f"gets-hot losses of {len(outcomes)} firing models")
     out = Dist.constant((0, 0))
     for f, one in zip(firers, outcomes):
@@ -231,22 +233,11 @@ def removed_last(unit: Unit, state: UnitState) -> UnitState:
     firing). O(models)."""
     if state.marked:
         return state
-    lines = unit.line_of()
     wounds: list[int] = []
-    start = 0
-    while start < len(lines):
-        end = start
-        while end < len(lines) and lines[end] == lines[start]:
-            end += 1
-        block = state.wounds[start:end]
-        wounds.extend([w for w in block if w > 0] + [0] * sum(1 for w in block if w == 0))
-        start = end
+    for _, line in groupby(zip(unit.line_of(), state.wounds), key=lambda x: x[0]):
+        block = [w for _, w in line]
+        wounds.extend([w for w in block if w > 0] + [0] * block.count(0))
     return replace(state, wounds=tuple(wounds))
-
-
-def models_lost(before: UnitState, after: UnitState) -> int:
-    """Models removed between two states of a unit."""
-    return after.casualties() - before.casualties()
 
 
 def shoot_firers(attack: Shooting, target: Unit, firers: Sequence[Firer], focus_fire: int | str | None = None,
