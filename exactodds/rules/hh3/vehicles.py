@@ -25,6 +25,7 @@ from typing import NamedTuple
 from ...core import Dist, Kernel
 from ...dice import Target, d6, pool_counts
 from ..allocation import AllocModel, UnitState, wounded_first
+from ..shared.penetration import penetration_die
 from .hits import HitRoll
 from .tables import VEHICLE_DAMAGE_TABLE
 
@@ -44,17 +45,6 @@ class VehicleHits(NamedTuple):
     crit_penetrating: int
     penetrating: int
     glancing: int
-
-
-def penetration_die(strength: int, armour: int) -> Dist:
-    """One armour penetration test, d6 + S against AV: ``"none"``,
-    ``"glancing"`` (equal) or ``"penetrating"`` (higher). O(6)."""
-
-    def result(face: int) -> str:
-        total = face + strength
-        return "none" if total < armour else "glancing" if total == armour else "penetrating"
-
-    return d6.map(result)
 
 
 @lru_cache(maxsize=1024)

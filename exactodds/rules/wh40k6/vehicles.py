@@ -3,7 +3,7 @@
 A vehicle makes no wound roll: each hit rolls D6 + the weapon's Strength
 against the Armour Value of the facing hit; equal is a glancing hit, higher a
 penetrating hit (the same armour penetration test as Horus Heresy's,
-:func:`~exactodds.rules.hh3.vehicles.penetration_die`). A cover save may
+:func:`~exactodds.rules.shared.penetration.penetration_die`). A cover save may
 discard a glancing or penetrating hit. Each glancing or penetrating hit
 removes one Hull Point; a penetrating hit also rolls on the Vehicle Damage
 table (:data:`~.tables.VEHICLE_DAMAGE_TABLE`, with its AP and open-topped
@@ -25,7 +25,7 @@ from typing import NamedTuple
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size, iterate
 from ...dice import Target, d6
 from ..common import save_value, whole_number
-from ..hh3.vehicles import penetration_die
+from ..shared.penetration import penetration_die
 from .shooting import HITS, check_attack, to_hit
 from .tables import ARMOUR_VALUES, FACINGS, OPEN_TOPPED_DAMAGE, VEHICLE_DAMAGE_AP, VEHICLE_DAMAGE_TABLE
 from .traits import rending_applies
