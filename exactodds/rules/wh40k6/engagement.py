@@ -1,0 +1,280 @@
+"""The whole assault in Warhammer 40,000 6th edition, as kernels on an
+:class:`Engagement` (both units' states and how the assault stands).
+
+Overwatch by the charged unit with its ranged weapons as snap shots, the
+charge roll with the slowest method among the charger's surviving models,
+fight rounds by Initiative (the charger with +1 Attack in the first), the
+combat result, the loser's morale test and the sweeping advance, then
+further rounds (:func:`assault_kernels`). Each kernel is memoised per
+distinct engagement, so a step costs (distinct engagements before it) x
+(the cost from one engagement), equal engagements merged after each step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
+from ...dice import d6
+from ..allocation import UnitState
+from .assault import check_distance, unit_charge_roll
+from .casualties import start_state
+from .fight import DEFENDER, NOBODY, FightState, Standing, combat_result, fight_pipeline, standing_of, who_falls_back
+from .firing import alive_per_line, can_shoot, cleared, fire_both, fire_pipeline, gets_hot_unit
+from .units import Unit, require_type
+
+# --------------------------------------------------------------------------- the assault
+
+LOCKED, CHARGE_FAILED, FALLS_BACK, SWEPT, READY = "locked", "charge failed", "falling back", "swept", ""
+"""How an assault stands for a unit (the empty text: nothing)."""
+
+
+class Engagement(NamedTuple):
+    """Two units in an assault: the charger's and the charged unit's states
+    (wounds left per model; the unsaved wounds each suffered in the current
+    fight round) and how the assault stands for each (:data:`LOCKED`,
+    :data:`CHARGE_FAILED`, :data:`FALLS_BACK`, :data:`SWEPT` or :data:`READY`)."""
+
+    attacker: UnitState
+    defender: UnitState
+    attacker_status: str = READY
+    defender_status: str = READY
+    just_charged: bool = False
+
+    def locked(self) -> bool:
+        """Both units in play and locked in combat."""
+        return (self.attacker_status == LOCKED and self.defender_status == LOCKED
+                and bool(self.attacker.alive()) and bool(self.defender.alive()))
+
+
+def sweep_initiative(unit: Unit, state: UnitState) -> int:
+    """The Initiative a unit rolls with in a sweeping advance: the lowest among
+    its models in play (the rules do not say for a mixed unit; a unit moves at
+    the pace of its slowest model, as in the charge). 0 when none is left. O(models)."""
+    models = unit.expanded()
+    return min((models[i].melee.initiative for i in state.alive()  # type: ignore[union-attr]
+                if models[i].melee is not None), default=0)
+
+
+@lru_cache(maxsize=None)
+def p_caught(winner_initiative: int, loser_initiative: int) -> Fraction:
+    """P(D6 + the winner's Initiative >= D6 + the loser's): the loser is caught. O(36)."""
+    return (d6.combine(d6, lambda a, b: a + winner_initiative >= b + loser_initiative)).pmf(True)
+
+
+def _wiped(state: UnitState) -> UnitState:
+    """``state`` with every model removed and its unsaved-wound counter at 0."""
+    return UnitState(tuple(0 for _ in state.wounds), 0, state.marked)
+
+
+def sweeping_advance(who: str, winner_initiative: int, loser_initiative: int) -> Dist:
+    """The loser ``who`` falls back; the winner's sweeping advance may catch it:
+    Dist over the pair of statuses (attacker's, defender's) after the round,
+    both :data:`LOCKED` when nobody falls back (the combat goes on). O(1)."""
+    if who == NOBODY:
+        return Dist.constant((LOCKED, LOCKED))
+    caught = p_caught(winner_initiative, loser_initiative)
+    if who == DEFENDER:
+        return Dist.bernoulli(caught, success=(READY, SWEPT), failure=(READY, FALLS_BACK))
+    return Dist.bernoulli(caught, success=(SWEPT, READY), failure=(FALLS_BACK, READY))
+
+
+class _Side(NamedTuple):
+    """One unit after the blows of a round, as the rest of the round needs it."""
+
+    state: UnitState
+    """Its state, the unsaved-wound counter at 0."""
+    swept: UnitState
+    """Its state when caught by a sweeping advance: every model removed."""
+    standing: Standing
+    """Models in play, highest Leadership, morale rule (the combat result)."""
+    initiative: int
+    """The Initiative it rolls with in a sweeping advance."""
+
+
+def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
+    """One round of combat between locked units, as a kernel on
+    :class:`Engagement`: the Initiative steps (as in
+    :func:`~.fight.fight_pipeline`; ``charged``: the attacker charged this
+    turn, +1 Attack), then the combat result, the loser's morale test and the
+    sweeping advance. A unit destroyed ends the combat.
+
+    Engagements not locked pass through unchanged. Memoised per engagement;
+    cost (distinct engagements) x (one fight's Initiative steps), then per
+    distinct state after the blows O(1) (each unit's standing computed once
+    per distinct unit state, O(models); each morale test and sweeping advance
+    once per (result, Initiatives), O(36))."""
+    blows = fight_pipeline(attacker, defender, charged).steps[:-2]
+    a_models, d_models = attacker.expanded(), defender.expanded()
+
+    def sides(unit: Unit, models: list) -> Callable[[UnitState], _Side]:
+        memo: dict[UnitState, _Side] = {}
+
+        def side(state: UnitState) -> _Side:
+            got = memo.get(state)
+            if got is None:
+                # states differing only in their unsaved counters share one record, so equal
+                # states after the round are one object (the merges compare them by identity)
+                clear = cleared(state)
+                got = memo.get(clear)
+                if got is None:
+                    got = memo[clear] = _Side(clear, _wiped(clear), standing_of(models, clear),
+                                              sweep_initiative(unit, clear))
+                memo[state] = got
+            return got
+
+        return side
+
+    a_side, d_side = sides(attacker, a_models), sides(defender, d_models)
+    endings: dict[tuple, Dist] = {}
+
+    def ending(falls: Dist, a: _Side, d: _Side) -> Dist:
+        """The statuses after the loser's morale test (``falls``) and the sweeping advance."""
+        key = (falls, a.initiative, d.initiative)
+        got = endings.get(key)
+        if got is None:
+            got = endings[key] = falls.then(lambda who: sweeping_advance(
+                who, *((a.initiative, d.initiative) if who == DEFENDER else (d.initiative, a.initiative))))
+        return got
+
+    def after_blows(f: FightState) -> Dist:
+        """The combat result, the loser's morale test and the sweeping advance
+        after the blows: Dist over the statuses (attacker's, defender's)."""
+        a, d = a_side(f.attacker), d_side(f.defender)
+        return ending(who_falls_back(combat_result(a.standing, d.standing, f)), a, d)
+
+    def end_of_round(f: FightState, statuses: tuple[str, str]) -> Engagement:
+        """The engagement after the round; a unit destroyed ends the combat."""
+        a, d = a_side(f.attacker), d_side(f.defender)
+        sa, sd = statuses
+        att, dfd = a.swept if sa == SWEPT else a.state, d.swept if sd == SWEPT else d.state
+        if sa == LOCKED and not (any(att.wounds) and any(dfd.wounds)):
+            return Engagement(att, dfd, READY, READY, False)
+        return Engagement(att, dfd, sa, sd, False)
+
+    memo: dict[Engagement, Dist] = {}
+
+    def kernel(e: Engagement) -> Dist:
+        if not e.locked():
+            return Dist.constant(e)
+        got = memo.get(e)
+        if got is None:
+            d = Dist.constant(FightState(cleared(e.attacker), cleared(e.defender)))
+            for step in blows:
+                d = step(d)
+            got = memo[e] = d.then(after_blows, end_of_round)
+        return got
+
+    return kernel
+
+
+def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None = None,
+                     distance: Fraction | None = None) -> Kernel:
+    """Overwatch: the charged unit's models in play fire their ranged weapons
+    as snap shots at the charger, group by group, casualties closest first;
+    weapons that cannot snap fire do not fire; at the charge ``distance``,
+    weapons with a range fire if in range (Rapid Fire: twice within half of
+    it). Weapons that Get Hot cost their firing models wounds (the charged
+    unit's state changes too, :func:`fire_both_pipeline`). Engagements not
+    about to charge pass through. Memoised per (firing models, charger state)."""
+    memo: dict[tuple, Dist] = {}
+    shoots = can_shoot(charged)
+    hot = gets_hot_unit(charged)
+
+    def kernel(e: Engagement) -> Dist:
+        if not shoots or e.attacker_status != READY or not e.attacker.alive() or not e.defender.alive():
+            return Dist.constant(e)
+        if hot:
+            key: tuple = (e.defender, e.attacker)
+            if key not in memo:
+                memo[key] = fire_both(charged, charger, e.defender, e.attacker, order, snap=True, distance=distance)
+            return memo[key].map(lambda s: e._replace(attacker=s.target, defender=s.firer))
+        alive = alive_per_line(charged, e.defender)
+        key = (alive, e.attacker)
+        if key not in memo:
+            pipe = fire_pipeline(charged, charger, alive, order, snap=True, distance=distance)
+            memo[key] = pipe(Dist.constant(e.attacker)).map(lambda s: replace(s, unsaved=0))
+        return memo[key].map(lambda s: e._replace(attacker=s))
+
+    return kernel
+
+
+def charge_kernel(charger: Unit, distance: Fraction) -> Kernel:
+    """The charge roll with the slowest method among the charger's models in
+    play: reaching ``distance`` locks both units, else the charge fails. A
+    charger wiped out by Overwatch does not charge. O(36) per distinct state."""
+    models = charger.expanded()
+
+    def kernel(e: Engagement) -> Dist:
+        if e.attacker_status != READY or not e.attacker.alive() or not e.defender.alive():
+            return Dist.constant(e)
+        methods = {models[i].charge_roll for i in e.attacker.alive()}
+        p = unit_charge_roll(sorted(methods)).at_least(distance)
+        return Dist.bernoulli(p, success=e._replace(attacker_status=LOCKED, defender_status=LOCKED,
+                                                    just_charged=True),
+                              failure=e._replace(attacker_status=CHARGE_FAILED))
+
+    return kernel
+
+
+OVERWATCH, CHARGE = "overwatch", "charge"
+MAX_ROUNDS = 20
+
+
+def check_assault(distance: int | Fraction, rounds: int) -> Fraction:
+    """The charge distance as a Fraction (0 to 12 inches: 2D6 reaches no
+    further), after checking ``rounds`` (1 to :data:`MAX_ROUNDS`)."""
+    d = check_distance(distance)
+    if d > 12:
+        raise InputError(f"charge distance {d} is over 12 inches: no charge roll reaches it (2D6 at most 12)")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
+        raise InputError(f"rounds {rounds!r:.20} is not allowed: use a whole number from 1 to {MAX_ROUNDS}")
+    return d
+
+
+def assault_kernels(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
+                    overwatch: bool = True, order: Sequence[str] | None = None) -> list[tuple[str, Kernel, str]]:
+    """The assault sequence as (name, kernel on :class:`Engagement`, doc):
+    ``"overwatch"``, ``"charge"``, then ``"round 1"`` .. ``"round N"``.
+
+    An engagement already locked at the start (a combat carried over from an
+    earlier turn) skips Overwatch and the charge, and fights without the
+    charge bonus; an attacker falling back, or either unit destroyed, does
+    nothing.
+    """
+    d = check_assault(distance, rounds)
+    require_type(attacker, Unit, "the attacker")
+    require_type(defender, Unit, "the defender")
+    kernels: list[tuple[str, Kernel, str]] = []
+    if overwatch:
+        kernels.append((OVERWATCH, overwatch_kernel(attacker, defender, order, d), ""))
+    kernels.append((CHARGE, charge_kernel(attacker, d), ""))
+    charging, continuing = fight_round(attacker, defender, True), fight_round(attacker, defender, False)
+
+    def fight(e: Engagement) -> Dist:
+        return (charging if e.just_charged else continuing)(e)
+
+    for r in range(1, rounds + 1):
+        kernels.append((f"round {r}", fight, "blows by Initiative, combat result, morale, sweeping advance"))
+    return kernels
+
+
+def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
+                  overwatch: bool = True, order: Sequence[str] | None = None) -> list[Step]:
+    """The assault sequence (:func:`assault_kernels`) as steps on :class:`Engagement` states."""
+    return [Step.kernel(name, kernel, doc)
+            for name, kernel, doc in assault_kernels(attacker, defender, distance, rounds, overwatch, order)]
+
+
+def assault(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1, overwatch: bool = True,
+            order: Sequence[str] | None = None) -> Run:
+    """Run the whole assault of fresh units; ``run.stages`` holds each step."""
+    steps = assault_steps(attacker, defender, distance, rounds, overwatch, order)
+    w_a = sum(m.wounds * m.count for m in attacker.models)
+    w_d = sum(m.wounds * m.count for m in defender.models)
+    check_size((w_a + 1) * (w_d + 1) * 4 * rounds, f"an assault of {attacker.size} against {defender.size} models")
+    return Pipeline(tuple(steps)).run(Engagement(start_state(attacker), start_state(defender)))

@@ -1,0 +1,261 @@
+"""Several weapons in one shooting attack in Warhammer 40,000 6th edition.
+
+The firing unit's models fire their ranged weapons one weapon group after
+another (a group: the models of one BS carrying one weapon); each group rolls
+to hit, to wound against the majority Toughness of the target's models still
+in play, and allocates closest first (Look Out, Sir, Focus Fire, saves) on the
+target as the previous groups left it. A target wiped out by an earlier group
+takes nothing more. Weapons that Get Hot cost their firing models wounds
+(:func:`fire_both_pipeline` follows both units).
+
+The steps are Markov kernels on a unit's :class:`~exactodds.rules.allocation.UnitState`,
+memoised per distinct state: a step costs (distinct states before it) x (the
+cost of one single-state step), equal states merged after each step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import NamedTuple
+
+from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
+from ..allocation import UnitState, alive_per_line as count_alive
+from .casualties import start_state
+from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley
+from .shooting import UNSAVED, shooting_pipeline
+from .units import CANNOT_SNAP, Shooting, Unit, Weapon, require_type
+
+# --------------------------------------------------------------------------- weapon groups
+
+
+@dataclass(frozen=True)
+class Group:
+    """One weapon group of a shooting attack: ``models`` models of one ``bs``
+    firing ``weapon``."""
+
+    weapon: Weapon
+    bs: int
+    models: int
+
+    @property
+    def label(self) -> str:
+        """``bolter x8 (BS 4)``."""
+        return f"{self.weapon.name} x{self.models} (BS {self.bs})"
+
+
+def alive_per_line(unit: Unit, state: UnitState) -> tuple[int, ...]:
+    """How many models of each line of ``unit`` are in play in ``state``. O(models)."""
+    return count_alive(unit.line_of(), len(unit.models), state.wounds)
+
+
+def weapon_order(unit: Unit, order: Sequence[str] | None = None) -> list[str]:
+    """The weapon names in firing order: ``order`` first (each must be a weapon
+    of the unit), then the others in the unit file's order."""
+    names = [w.name for w in unit.weapons]
+    chosen = list(order or ())
+    for name in chosen:
+        if name not in names:
+            raise InputError(f"order names {name!r:.40}, which is not a weapon of {unit.name} "
+                             f"(weapons: {', '.join(names) or 'none'})")
+    return chosen + [n for n in names if n not in chosen]
+
+
+def weapon_groups(unit: Unit, alive: Sequence[int] | None = None, order: Sequence[str] | None = None
+                  ) -> list[Group]:
+    """The weapon groups of ``unit`` with ``alive`` models per line (default:
+    all), in firing order: one group per (weapon, BS), lines merged."""
+    alive = [m.count for m in unit.models] if alive is None else list(alive)
+    groups: list[Group] = []
+    for name in weapon_order(unit, order):
+        by_bs: dict[int, int] = {}
+        for m, n in zip(unit.models, alive, strict=True):
+            if name in m.weapons and n and m.bs is not None:
+                by_bs[m.bs] = by_bs.get(m.bs, 0) + n
+        groups.extend(Group(unit.weapon(name), bs, n) for bs, n in by_bs.items())
+    return groups
+
+
+def can_shoot(unit: Unit) -> bool:
+    """Whether some model of ``unit`` carries a ranged weapon."""
+    return any(m.weapons for m in unit.models)
+
+
+def group_attack(group: Group, snap: bool = False, moved: bool = False, range: str | None = None,
+                 distance: Fraction | None = None) -> Shooting | None:
+    """The :class:`~.units.Shooting` of one group, or None when it cannot fire:
+    a weapon that cannot snap fire when the shots are snap shots (asked for, or
+    a Heavy weapon after moving), or a target beyond the weapon's range."""
+    w = group.weapon
+    if distance is not None and w.range is not None and distance > w.range:
+        return None
+    rng = range
+    if distance is not None and w.range is not None:
+        rng = "half" if 2 * distance <= w.range else "full"
+    heavy_snap = moved and "heavy" in w.rules and "relentless" not in w.rules
+    if (snap or heavy_snap) and w.weapon_type in CANNOT_SNAP:
+        return None
+    return w.attack(group.models, group.bs, snap=snap, moved=moved, range=rng)
+
+
+def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None = None) -> Kernel:
+    """One group's attack as a kernel on the target's state: the state after
+    hits, wounds (against the majority Toughness of the models in play),
+    allocation and saves; a target with no model left is unchanged. Memoised
+    per state: each distinct state costs one shooting pipeline (see
+    :func:`~.shooting.shooting_pipeline`)."""
+    memo: dict[UnitState, Dist] = {}
+    shots = attack.shot_counts()
+
+    def kernel(state: UnitState) -> Dist:
+        got = memo.get(state)
+        if got is None:
+            if not state.alive():
+                got = Dist.constant(state)
+            else:
+                got = shooting_pipeline(attack, target, focus_fire, state).run(shots)[UNSAVED]
+            memo[state] = got
+        return got
+
+    return kernel
+
+
+def _firing(firer: Unit, target: Unit, alive: Sequence[int] | None, order: Sequence[str] | None, snap: bool,
+            moved: bool, range: str | None, distance: Fraction | None) -> Iterator[tuple[Group, Shooting]]:
+    """The weapon groups of ``firer`` that fire at ``target``, each with its
+    attack, in firing order; each group's work is checked against the state
+    limit before it is built."""
+    require_type(firer, Unit, "the firing unit")
+    require_type(target, Unit, "the target unit")
+    if not can_shoot(firer):
+        raise InputError(f"{firer.name} cannot shoot: none of its models has a ranged weapon "
+                         "(give a model line weapon = \"NAME\" and a [weapons.NAME] table)")
+    total = sum(m.wounds * m.count for m in target.models)
+    for group in weapon_groups(firer, alive, order):
+        attack = group_attack(group, snap, moved, range, distance)
+        if attack is None:
+            continue
+        check_size((total + 1) * (attack.most_shots() + 1) * (target.size + 1),
+                   f"{group.label} at a unit of {target.size} models")
+        yield group, attack
+
+
+def fire_pipeline(firer: Unit, target: Unit, alive: Sequence[int] | None = None, order: Sequence[str] | None = None,
+                  focus_fire: int | str | None = None, snap: bool = False, moved: bool = False,
+                  range: str | None = None, distance: Fraction | None = None) -> Pipeline:
+    """One shooting attack of ``firer``'s weapons at ``target``, one step per
+    weapon group (named after it, e.g. ``"bolter x8 (BS 4)"``), in firing order.
+
+    Cost: the sum over the groups of (distinct target states before the group)
+    x (one shooting pipeline from that state); the distinct states are at most
+    the target's total wounds + 1 without Look Out, Sir or Instant Death.
+    """
+    steps = []
+    for group, attack in _firing(firer, target, alive, order, snap, moved, range, distance):
+        steps.append(Step.kernel(group.label, attack_kernel(attack, target, focus_fire),
+                                 f"{group.label} fires at {target.name}"))
+    return Pipeline(tuple(steps))
+
+
+def cleared(state: UnitState) -> UnitState:
+    """``state`` with its unsaved-wound counter at 0 (the same object when it is already)."""
+    return state if not state.unsaved else UnitState(state.wounds, 0, state.marked)
+
+
+class Sides(NamedTuple):
+    """Both units of a shooting attack whose weapons may Get Hot: the target's
+    state and the firing unit's."""
+
+    target: UnitState
+    firer: UnitState
+
+
+def gets_hot_unit(unit: Unit) -> bool:
+    """Whether some model of ``unit`` carries a weapon that Gets Hot."""
+    carried = {w for m in unit.models for w in m.weapons}
+    return any("gets-hot" in w.rules for w in unit.weapons if w.name in carried)
+
+
+def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int], start: UnitState,
+                focus_fire: int | str | None) -> Kernel:
+    """One Gets Hot group's attack as a kernel on :class:`Sides`: the volley's
+    (hits, wounds lost per firing model) (:func:`~.gets_hot.volley`), the hits
+    resolved on the target as in one shooting attack, the losses taken from the
+    firing models. A group still rolls to hit (and may get hot) at a target
+    already destroyed by an earlier group. Memoised per (target state, hits)."""
+    models = firer.expanded()
+    v = volley(attack, [Firer.of(models[i]) for i in indices], [start.wounds[i] for i in indices])
+    tails: dict[UnitState, Pipeline] = {}
+    after: dict[tuple[UnitState, int], Dist] = {}
+
+    def on_target(state: UnitState, h: int) -> Dist:
+        if not state.alive():
+            return Dist.constant(state)
+        got = after.get((state, h))
+        if got is None:
+            if state not in tails:
+                tails[state] = Pipeline(shooting_pipeline(attack, target, focus_fire, state).steps[1:3])
+            got = after[state, h] = tails[state](Dist.constant(h))
+        return got
+
+    def kernel(s: Sides) -> Dist:
+        return v.then(lambda x: on_target(s.target, x[0]).map(
+            lambda t: Sides(t, apply_losses(s.firer, indices, x[1]))))
+
+    return kernel
+
+
+def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Sequence[str] | None = None,
+                       focus_fire: int | str | None = None, snap: bool = False, moved: bool = False,
+                       range: str | None = None, distance: Fraction | None = None) -> Pipeline:
+    """:func:`fire_pipeline` on :class:`Sides`: the firing unit's state changes
+    too, its weapons that Get Hot costing their firing models wounds.
+
+    Every group fires with the models in play in ``start`` (the firing unit's
+    state at the start of the attack: all its weapons fire in one shooting
+    attack); the wounds a model loses to Gets Hot are taken as its group
+    resolves, so a model removed by one weapon has still fired its others.
+    Cost: as :func:`fire_pipeline`, each Gets Hot group's steps run once per
+    (target state, hit total), times the firing unit's distinct states (see
+    :func:`~.gets_hot.volley`).
+    """
+    require_type(start, UnitState, "the firing unit's state")
+    models = firer.expanded()
+    steps = []
+    for group, attack in _firing(firer, target, alive_per_line(firer, start), order, snap, moved, range, distance):
+        if gets_hot(attack):
+            indices = [i for i in start.alive() if group.weapon.name in models[i].weapons and models[i].bs == group.bs]
+            kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire)
+        else:
+            kernel = _on_target(attack_kernel(attack, target, focus_fire))
+        steps.append(Step.kernel(group.label, kernel, f"{group.label} fires at {target.name}"))
+    return Pipeline(tuple(steps))
+
+
+def _on_target(kernel: Kernel) -> Kernel:
+    """A kernel on the target's state as a kernel on :class:`Sides` (the firer unchanged)."""
+    return lambda s: kernel(s.target).map(lambda t: Sides(t, s.firer))
+
+
+def settled(firer: Unit, s: Sides) -> Sides:
+    """Both states with their unsaved counters cleared, the firing unit's
+    removed models after its models in play (:func:`~.gets_hot.removed_last`)."""
+    return Sides(cleared(s.target), removed_last(firer, cleared(s.firer)))
+
+
+def fire_both(firer: Unit, target: Unit, firer_state: UnitState, target_state: UnitState,
+              order: Sequence[str] | None = None, focus_fire: int | str | None = None, snap: bool = False,
+              moved: bool = False, range: str | None = None, distance: Fraction | None = None) -> Dist:
+    """One shooting attack of ``firer`` (from ``firer_state``) at ``target`` (from
+    ``target_state``), weapons that Get Hot included: Dist over the :class:`Sides`
+    after it, :func:`settled`. Cost: :func:`fire_both_pipeline`."""
+    pipe = fire_both_pipeline(firer, target, firer_state, order, focus_fire, snap, moved, range, distance)
+    return pipe(Dist.constant(Sides(target_state, firer_state))).map(lambda s: settled(firer, s))
+
+
+def fire(firer: Unit, target: Unit, focus_fire: int | str | None = None, order: Sequence[str] | None = None,
+         snap: bool = False, moved: bool = False, range: str | None = None) -> Run:
+    """Run one shooting attack of every weapon of ``firer`` at a fresh
+    ``target``; each stage is the target's state after one weapon group."""
+    return fire_pipeline(firer, target, None, order, focus_fire, snap, moved, range).run(start_state(target))
