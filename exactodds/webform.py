@@ -35,6 +35,7 @@ from .commands import (SYSTEMS, Command, ExactOddsError, FieldError, InputError,
                        TooLargeError, find, state_limit, systems)
 from .commands.kinds import (Choice, Count, Faces, Flag, Inches, Kind, KindError, Many, ProfileFile, SaveRoll,
                              TargetNumber, Text)
+from .commands.registry import rule_systems
 from .core.display import TABLE_ROWS, Gap, decimal, display_items, figure_text, outcome_label, shown_rows
 
 MAX_EXACT = 600
@@ -201,7 +202,7 @@ def example_files(folder: str | Path) -> dict[str, list[str]]:
 
     root = Path(folder)
     out: dict[str, list[str]] = {}
-    for system in systems():
+    for system in rule_systems():
         sub = root / system
         if not sub.is_dir():
             continue

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import InputError
-from exactodds.rules.hd_volley import Volley
+from exactodds.rules.hd.volley import Volley
 from exactodds.rules.hell_dorado import make_shot
 from tests.test_wh40k6_brute import tree
 

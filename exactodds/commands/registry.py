@@ -42,7 +42,10 @@ COMMANDS: dict[tuple[str, str | None], str] = {
     ("hh3", "exchange"): "hh3",
 }
 """``(system, command)`` -> module of :mod:`exactodds.commands` defining it
-(``command`` None: the system is a single command)."""
+(``command`` None: the system is a single command). A rule system's module
+is the ``commands`` of its :class:`~exactodds.rules.systems.RuleSystem` (a
+test checks); the table is written here so that running one command loads
+no rule system."""
 
 SYSTEMS: dict[str, str] = {
     "pool": "Exact distribution of the number of successes among N dice.",
@@ -116,6 +119,14 @@ def systems() -> dict[str, list[str] | None]:
         else:
             out.setdefault(system, []).append(name)  # type: ignore[union-attr]
     return {s: (sorted(c) if c is not None else None) for s, c in sorted(out.items())}
+
+
+def rule_systems() -> list[str]:
+    """The names of the rule systems (:func:`exactodds.rules.systems.systems`),
+    sorted. Loads every system's rules: not for a command's start-up."""
+    from ..rules.systems import systems as registered
+
+    return sorted(registered())
 
 
 def find(system: str, name: str | None = None, where: str = "") -> Command[Any]:

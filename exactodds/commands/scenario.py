@@ -9,9 +9,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..answer import Answer
-from ..core import Dist, check_size
-from ..rules.hd_volley import Volley
+from ..core import check_size
+from ..rules.hd.volley import Volley
 from ..rules.scenario import Scenario, World, p_destroyed
+from ..rules.systems import get as get_system
 from .kinds import Count, FileWithParts, Inches, ProfileRef, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
@@ -42,65 +43,21 @@ def end_state(names: list[str]) -> Any:
 
 
 def check_scenario_size(sc: Scenario) -> None:
-    """Refuse a scenario too large, before any work: the joint states (the
-    product over the units of their states: total wounds + 1, times the
-    status sets of a Horus Heresy unit) times, for each step of each turn,
-    its branching (a 40K shooting attack: the firer's most shots + 1; an
-    assault or a fight: rounds x (the most attacks of either side + 1); a
-    morale test: 1; a Horus Heresy step: its own ``branching``, the product
-    of each attack's outcomes in an exchange).
-
-    A Horus Heresy scenario follows the worlds step by step instead: each
-    step costs (the worlds before it) x (its branching), and leaves at most
-    that many worlds, never more than the joint states."""
-    from ..rules.wh40k6.exchange import Assault, Fight, Shoot, weapon_groups
-
-    joint = 1
-    for u in sc.units.values():
-        joint *= unit_states(u)
+    """Refuse a scenario too large, before any work: its system's bound on the
+    work (the ``work`` of :class:`~exactodds.rules.systems.RuleSystem`; e.g.
+    :func:`exactodds.rules.wh40k6.system.scenario_work`,
+    :func:`exactodds.rules.hh3.system.scenario_work`)."""
+    work = get_system(sc.system).work
+    if work is None:
+        return
     what = f"a scenario of {_count(len(sc.units), 'unit')}, {_count(len(sc.steps), 'step')} and " \
            f"{_count(sc.turns, 'turn')}"
-    if sc.system == "hh3":
-        worlds, work = 1, 0
-        for _ in range(sc.turns):
-            for s in sc.steps:
-                work += worlds * s.branching(sc.units)
-                worlds = min(joint, worlds * s.branching(sc.units))
-        check_size(work, what)
-        return
-
-    def attacks(u: Any) -> int:
-        return sum(((m.melee.most_attacks() if m.melee else 0) + 2) * m.count for m in u.models)
-
-    branching = 0
-    for s in sc.steps:
-        if hasattr(s, "branching"):
-            branching += s.branching(sc.units)
-        elif isinstance(s, Shoot):
-            branching += sum(g.weapon.shots * g.models * 2 for g in weapon_groups(sc.units[s.unit])) + 1
-        elif isinstance(s, (Assault, Fight)):
-            branching += s.rounds * (max(attacks(sc.units[s.attacker]), attacks(sc.units[s.defender])) + 1)
-        else:
-            branching += 1
-    check_size(joint * branching * sc.turns, what)
+    check_size(work(sc), what)
 
 
 def _count(n: int, noun: str) -> str:
     """``1 step``, ``2 steps``."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def unit_states(u: Any) -> int:
-    """A bound on one unit's distinct states in a scenario: its total wounds + 1;
-    for a Horus Heresy unit, times its status sets (no test, passed panic,
-    routed; x 2 with the Cool test; x 4 for a vehicle's statuses)."""
-    from ..rules.hh3.units import ShootingUnit
-
-    if isinstance(u, ShootingUnit):
-        t = u.target
-        return (u.total_wounds() + 1) * 3 * (2 if t.out_of_coherency or t.is_vehicle else 1) * \
-            (4 if t.is_vehicle else 1)
-    return sum(m.wounds * m.count for m in u.models) + 1
 
 
 def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answer:
@@ -120,8 +77,9 @@ def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answ
         "p_destroyed": {n: p_destroyed(final, i) for i, n in enumerate(names)},
         "mean_survivors": {n: final.map(_survivors(i)).mean() for i, n in enumerate(names)},
     }
-    if sc.system == "hh3":
-        extras.update(status_extras(final, names))
+    more = get_system(sc.system).extras
+    if more is not None:
+        extras.update(more(final, names))
     if sc.turns > 1 and stage is None:
         ends = sc.turn_ends()
         extras["p_destroyed_by_turn"] = {n: {str(t): p_destroyed(run[e], i) for t, e in enumerate(ends, 1)}
@@ -130,21 +88,6 @@ def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answ
     return Answer(final.map(label), {**query, "units": {n: u.name for n, u in sc.units.items()},
                                      "steps": pipeline.names if stage is None else [stage]},
                   extras, stages=stages)
-
-
-def status_extras(final: Dist, names: list[str]) -> dict[str, Any]:
-    """Horus Heresy statuses: each unit's P(Routed), and P(Pinned) when some unit
-    may be Pinned. O(worlds x units)."""
-    from ..rules.hh3.exchange import PINNED, ROUTED, statuses_of
-
-    def p(i: int, status: str) -> Fraction:
-        return final.prob(lambda w: status in statuses_of(w.statuses[i]))
-
-    out: dict[str, Any] = {"p_routed": {n: p(i, ROUTED) for i, n in enumerate(names)}}
-    pinned = {n: p(i, PINNED) for i, n in enumerate(names)}
-    if any(pinned.values()):
-        out["p_pinned"] = pinned
-    return out
 
 
 def _survivors(i: int) -> Any:
@@ -173,7 +116,7 @@ def volley_answer(v: Volley, query: dict, stage: str | None = None) -> Answer:
             extras["p_out_by_turn"] = {n: {str(t): v.p_out(run[e], n) for t, e in enumerate(v.turn_ends(), 1)}
                                        for n in v.wounds}
     stages = {name: d.map(lambda t: kind(*t)) for name, d in run.stages.items()}
-    return Answer(final.map(lambda t: kind(*t)), {**query, "system": "hd", "melee": list(v.names),
+    return Answer(final.map(lambda t: kind(*t)), {**query, "system": v.system, "melee": list(v.names),
                                                  "steps": pipeline.names if stage is None else [stage]},
                   extras, stages=stages)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..core import InputError
 from ..rules.random_count import DiceCount
+from ..tomlfiles import optional
 
 
 def dice_count(text: str, what: str, path: str | Path, where: str, key: str) -> DiceCount:
@@ -19,3 +20,12 @@ def dice_count(text: str, what: str, path: str | Path, where: str, key: str) -> 
         return DiceCount.parse(text, what)
     except InputError as e:
         raise InputError(f"{path}: {where}.{key}: {e}") from None
+
+
+def choice(table: dict, key: str, allowed: tuple[str, ...], path: str | Path, where: str) -> str | None:
+    """An optional text among ``allowed``, or an InputError naming the file, the
+    key and the allowed values."""
+    value = optional(table, key, str, path, where)
+    if value is not None and value not in allowed:
+        raise InputError(f"{path}: {where}.{key} = {value!r:.40}: expected one of {', '.join(allowed)}")
+    return value

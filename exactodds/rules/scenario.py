@@ -9,11 +9,12 @@ worlds, so a unit's state after one step is where the next step starts,
 and ``turns`` repeats the whole list with the state carried over.
 
 The steps themselves belong to the rule systems (e.g.
-:mod:`exactodds.rules.wh40k6.exchange`, :mod:`exactodds.rules.hh3.exchange`):
-a step spec has a ``kind``, a ``name`` and ``build(index, units)`` giving
-its pipeline steps on worlds (``index``: unit name -> position in the
-world), and a ``system`` (``"40k6"`` when it does not say); the steps of
-one scenario are of one system.
+:mod:`exactodds.rules.wh40k6.steps`, :mod:`exactodds.rules.hh3.exchange`):
+a step spec has a ``kind``, a ``name``, the ``system`` it belongs to and
+``build(index, units)`` giving its pipeline steps on worlds (``index``: unit
+name -> position in the world); the steps of one scenario are of one system,
+and the registry of systems (:mod:`exactodds.rules.systems`) gives the
+system's start state.
 
 Cost: the sum over the steps of (distinct worlds before the step) x (the
 step's cost from one world); equal worlds are merged after every step.
@@ -21,16 +22,16 @@ step's cost from one world); equal worlds are merged after every step.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
 
 from ..core import Dist, InputError, Pipeline, Run, Step
 from .allocation import UnitState
+from .systems import get as get_system
 
 MAX_TURNS = 20
-DEFAULT_SYSTEM = "40k6"
 
 
 class World(NamedTuple):
@@ -52,6 +53,7 @@ class StepSpec(Protocol):
 
     kind: str
     name: str
+    system: str
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Any]) -> list[Step]:  # pragma: no cover
         ...
@@ -108,23 +110,15 @@ class Scenario:
 
     @property
     def system(self) -> str:
-        """The rule system of the steps (``"40k6"``, ``"hh3"``)."""
+        """The rule system of the steps (a name of :mod:`exactodds.rules.systems`)."""
         return system_of(self.steps[0])
 
     def start_world(self) -> World:
         """Every unit at its starting state (``start``, else its file's), with the
         statuses its file gives (a Horus Heresy vehicle's), else none."""
-        starting: Callable[[Any], tuple[UnitState, str]]
-        if self.system == "hh3":
-            from .hh3.exchange import start_world_state
-
-            starting = start_world_state
-        else:
-            from .wh40k6.casualties import start_state
-
-            def starting(u: Any) -> tuple[UnitState, str]:
-                return start_state(u), ""
-
+        starting = get_system(self.system).start
+        if starting is None:
+            raise InputError(f"{self.system} steps do not run on unit states")
         pairs = [starting(u) for u in self.units.values()]
         states = tuple(self.start.get(n) or s for n, (s, _) in zip(self.units, pairs, strict=True))
         return World(states, tuple(status for _, status in pairs))
@@ -171,8 +165,11 @@ class Scenario:
 
 
 def system_of(step: Any) -> str:
-    """The rule system of a step spec (:data:`DEFAULT_SYSTEM` when it does not say)."""
-    return getattr(step, "system", DEFAULT_SYSTEM)
+    """The rule system of a step spec (its ``system``), or an InputError."""
+    system = getattr(step, "system", None)
+    if not isinstance(system, str):
+        raise InputError(f"{type(step).__name__} is not a scenario step: it names no rule system")
+    return system
 
 
 def _new_turn(w: World) -> World:

@@ -45,7 +45,7 @@ from typing import Any, ClassVar, NamedTuple
 from ...core import Dist, InputError, Kernel, Pipeline, Step
 from ..allocation import UnitState
 from ..common import two_d6_test
-from ..scenario import World
+from ..scenario import Scenario, World
 from .after import panic_triggered
 from .attack import AFTER, ShootingAttack, TargetState
 from .tables import STATUSES
@@ -295,7 +295,5 @@ def exchange(attacker: ShootingUnit, target: ShootingUnit, **conditions: Any) ->
     """The joint end state of one exchange of two fresh units: a Dist of
     worlds (``units[0]``: the attacker, ``units[1]``: the target).
     ``conditions``: the keys of :class:`Exchange` (cover, facing...)."""
-    from ..scenario import Scenario
-
     sc = Scenario({"attacker": attacker, "target": target}, [Exchange("attacker", "target", **conditions)])
     return sc.run().final

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import ClassVar
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
 from ..scenario import World
 from .engagement import FALLS_BACK, LOCKED, SWEPT, Engagement, assault_kernels, check_assault, fight_round
-from .firing import alive_per_line, can_shoot, cleared, fire_both, fire_pipeline, gets_hot_unit, weapon_order
+from .firing import (
+    alive_per_line, can_shoot, cleared, fire_both, fire_pipeline, gets_hot_unit, weapon_groups, weapon_order,
+)
 from .units import Unit
 
 # --------------------------------------------------------------------------- steps of a scenario
@@ -24,6 +27,7 @@ from .units import Unit
 # charge just made: the first round gives +1 Attack), "charge failed" (until
 # the end of the turn), "falling back", "swept".
 
+SYSTEM = "40k6"
 CHARGING = "charging"
 
 
@@ -50,6 +54,18 @@ def _unit(units: Mapping[str, Unit], name: str) -> Unit:
     return units[name]
 
 
+def _attacks(u: Unit) -> int:
+    """A bound on the blows a unit strikes in one round: (its models' most
+    attacks + 2) per model. O(model lines)."""
+    return sum(((m.melee.most_attacks() if m.melee else 0) + 2) * m.count for m in u.models)
+
+
+def _fight_branching(units: Mapping[str, Unit], attacker: str, defender: str, rounds: int) -> int:
+    """A bound on the outcomes of ``rounds`` rounds of combat from one world:
+    rounds x (the most blows of either side + 1)."""
+    return rounds * (max(_attacks(units[attacker]), _attacks(units[defender])) + 1)
+
+
 @dataclass(frozen=True)
 class Shoot:
     """``unit`` fires all its ranged weapons at ``target``, group by group.
@@ -68,9 +84,15 @@ class Shoot:
     distance: Fraction | None = None
     name: str = ""
     kind: str = "shoot"
+    system: ClassVar[str] = SYSTEM
 
     def units_named(self) -> list[str]:
         return [self.unit, self.target]
+
+    def branching(self, units: Mapping[str, Unit]) -> int:
+        """A bound on the step's outcomes from one world: the firer's most shots
+        x 2 + 1."""
+        return sum(g.weapon.shots * g.models * 2 for g in weapon_groups(units[self.unit])) + 1
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         firer, target = _unit(units, self.unit), _unit(units, self.target)
@@ -120,9 +142,14 @@ class Assault:
     order: tuple[str, ...] | None = None
     name: str = ""
     kind: str = "assault"
+    system: ClassVar[str] = SYSTEM
 
     def units_named(self) -> list[str]:
         return [self.attacker, self.defender]
+
+    def branching(self, units: Mapping[str, Unit]) -> int:
+        """A bound on the step's outcomes from one world (:func:`_fight_branching`)."""
+        return _fight_branching(units, self.attacker, self.defender, self.rounds)
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         if self.attacker == self.defender:
@@ -144,9 +171,14 @@ class Fight:
     rounds: int = 1
     name: str = ""
     kind: str = "fight"
+    system: ClassVar[str] = SYSTEM
 
     def units_named(self) -> list[str]:
         return [self.attacker, self.defender]
+
+    def branching(self, units: Mapping[str, Unit]) -> int:
+        """A bound on the step's outcomes from one world (:func:`_fight_branching`)."""
+        return _fight_branching(units, self.attacker, self.defender, self.rounds)
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         check_assault(0, self.rounds)
@@ -181,9 +213,14 @@ class MoraleCheck:
     modifier: int = 0
     name: str = ""
     kind: str = "morale"
+    system: ClassVar[str] = SYSTEM
 
     def units_named(self) -> list[str]:
         return [self.unit]
+
+    def branching(self, units: Mapping[str, Unit]) -> int:
+        """One outcome per world counted (a test passed or failed keeps the states)."""
+        return 1
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         from .morale import FAIL, test_against

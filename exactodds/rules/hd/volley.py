@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
-from ..core import Dist, InputError, Pipeline, Run, Step, check_size
-from .hell_dorado import NONE, Shot, shoot
-from .scenario import check_turns
+from ...core import Dist, InputError, Pipeline, Run, Step, check_size
+from ..hell_dorado import NONE, Shot, shoot
+from ..scenario import check_turns
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Volley:
     shots: Sequence[tuple[str, Shot]]
     turns: int = 1
     wounds: Mapping[str, int] = field(default_factory=dict)
+    system: ClassVar[str] = "hd"
 
     def __post_init__(self) -> None:
         if not self.shots:

@@ -1,0 +1,45 @@
+"""The ``40k6`` rule system (Warhammer 40,000 6th edition): its commands, unit
+files, scenario steps, start state and the bound on a scenario's work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..allocation import UnitState
+from ..systems import RuleSystem, StepKind, register
+from .casualties import start_state
+from .steps import SYSTEM as NAME, Assault, Fight, MoraleCheck, Shoot
+from .units import Unit
+
+
+def start(unit: Unit) -> tuple[UnitState, str]:
+    """A unit when a scenario starts: each model at its ``wounds_left`` (or full),
+    no status. O(models)."""
+    return start_state(unit), ""
+
+
+def unit_states(unit: Unit) -> int:
+    """A bound on one unit's distinct states in a scenario: its total wounds + 1."""
+    return sum(m.wounds * m.count for m in unit.models) + 1
+
+
+def scenario_work(sc: Any) -> int:
+    """A bound on a scenario's work: the joint states (the product over the units
+    of :func:`unit_states`) x the sum of the steps' branching (their outcomes
+    from one world) x the turns."""
+    joint = 1
+    for u in sc.units.values():
+        joint *= unit_states(u)
+    return joint * sum(s.branching(sc.units) for s in sc.steps) * sc.turns
+
+
+SYSTEM = register(RuleSystem(
+    NAME, "Warhammer 40,000 6th edition", commands="wh40k6", profiles="wh40k6_scenario",
+    steps={
+        "shoot": StepKind("shoot", Shoot, "a unit fires its ranged weapons at another"),
+        "assault": StepKind("assault", Assault, "Overwatch, the charge, rounds of combat"),
+        "fight": StepKind("fight", Fight, "locked units fight rounds"),
+        "morale": StepKind("morale", MoraleCheck, "a morale test; failed, the unit falls back"),
+    },
+    start=start, work=scenario_work,
+))
