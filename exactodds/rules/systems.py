@@ -97,9 +97,9 @@ def _discover() -> None:
 
 
 def systems() -> dict[str, RuleSystem]:
-    """Every registered rule system by name, in the order of their packages' names."""
+    """Every registered rule system by name, sorted by name."""
     _discover()
-    return dict(_REGISTERED)
+    return dict(sorted(_REGISTERED.items()))
 
 
 def get(name: str) -> RuleSystem:
@@ -107,7 +107,7 @@ def get(name: str) -> RuleSystem:
     if name not in _REGISTERED:
         _discover()
     if name not in _REGISTERED:
-        raise InputError(f"system {name!r:.40} is not known; allowed systems are {', '.join(_REGISTERED)}")
+        raise InputError(f"system {name!r:.40} is not known; allowed systems are {', '.join(sorted(_REGISTERED))}")
     return _REGISTERED[name]
 
 

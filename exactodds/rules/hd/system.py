@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from ..hell_dorado import Shot
 from ..systems import RuleSystem, StepKind, register
+from .volley import SYSTEM as NAME
 
 SYSTEM = register(RuleSystem(
-    "hd", "Hell Dorado", commands="hell_dorado", profiles="hd_scenario",
+    NAME, "Hell Dorado", commands="hell_dorado", profiles="hd_scenario",
     steps={"shot": StepKind("shot", Shot, "one shooter's dice into the melee (a Volley runs the shots)")},
 ))

@@ -28,6 +28,8 @@ from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ..hell_dorado import NONE, Shot, shoot
 from ..scenario import check_turns
 
+SYSTEM = "hd"
+
 
 @dataclass(frozen=True)
 class Volley:
@@ -37,7 +39,7 @@ class Volley:
     shots: Sequence[tuple[str, Shot]]
     turns: int = 1
     wounds: Mapping[str, int] = field(default_factory=dict)
-    system: ClassVar[str] = "hd"
+    system: ClassVar[str] = SYSTEM
 
     def __post_init__(self) -> None:
         if not self.shots:
