@@ -30,10 +30,11 @@ DEFAULT_SCENARIO_SYSTEM = "40k6"
 @dataclass(frozen=True)
 class StepKind:
     """One kind of scenario step: its name (``kind = "shoot"`` in a file) and
-    its class. An instance of ``spec`` has ``kind``, ``name``, ``system`` and
-    ``build(index, units)``, which gives its pipeline steps on worlds (run by
-    :class:`~exactodds.rules.scenario.Scenario`, or by the system's own
-    scenario engine)."""
+    its class. For a system with a ``start`` state, an instance of ``spec`` has
+    ``kind``, ``name``, ``system`` and ``build(index, units)``, which gives its
+    pipeline steps on worlds, run by :class:`~exactodds.rules.scenario.Scenario`;
+    otherwise the system's scenarios run their steps their own way (Hell
+    Dorado's :class:`~exactodds.rules.hd.volley.Volley`)."""
 
     name: str
     spec: type
