@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..rules.systems import RuleSystem
+from ..rules.systems import RuleSystem, add_once
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,7 @@ _REGISTERED: dict[str, ScenarioFiles] = {}
 
 def register(files: ScenarioFiles) -> ScenarioFiles:
     """Add a system's readers (once per system); returns them."""
-    old = _REGISTERED.get(files.system)
-    if old is not None and old is not files:
-        raise AssertionError(f"the readers of {files.system!r} are registered twice")
-    _REGISTERED[files.system] = files
-    return files
+    return add_once(_REGISTERED, files.system, files, "the readers of")
 
 
 def files_of(system: RuleSystem) -> ScenarioFiles:

@@ -18,10 +18,12 @@ import importlib.util
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core import Dist, InputError
 from .allocation import UnitState
+
+T = TypeVar("T")
 
 DEFAULT_SCENARIO_SYSTEM = "40k6"
 """The system of a scenario file that does not name one (``system = ...``)."""
@@ -81,11 +83,17 @@ _REGISTERED: dict[str, RuleSystem] = {}
 
 def register(system: RuleSystem) -> RuleSystem:
     """Add ``system`` to the registry (once per name); returns it."""
-    old = _REGISTERED.get(system.name)
-    if old is not None and old is not system:
-        raise AssertionError(f"the rule system {system.name!r} is registered twice")
-    _REGISTERED[system.name] = system
-    return system
+    return add_once(_REGISTERED, system.name, system, "the rule system")
+
+
+def add_once(table: dict[str, T], name: str, value: T, what: str) -> T:
+    """``table[name] = value``, refused when ``name`` holds another value
+    (a second registration of ``what``); returns ``value``."""
+    old = table.get(name)
+    if old is not None and old is not value:
+        raise AssertionError(f"{what} {name!r} is registered twice")
+    table[name] = value
+    return value
 
 
 def _discover() -> None:

@@ -60,10 +60,20 @@ def _attacks(u: Unit) -> int:
     return sum(((m.melee.most_attacks() if m.melee else 0) + 2) * m.count for m in u.models)
 
 
-def _fight_branching(units: Mapping[str, Unit], attacker: str, defender: str, rounds: int) -> int:
-    """A bound on the outcomes of ``rounds`` rounds of combat from one world:
-    rounds x (the most blows of either side + 1)."""
-    return rounds * (max(_attacks(units[attacker]), _attacks(units[defender])) + 1)
+class _Combat:
+    """What an assault and a fight step share: two units and rounds of combat."""
+
+    attacker: str
+    defender: str
+    rounds: int
+
+    def units_named(self) -> list[str]:
+        return [self.attacker, self.defender]
+
+    def branching(self, units: Mapping[str, Unit]) -> int:
+        """A bound on the step's outcomes from one world: rounds x (the most
+        blows of either side + 1)."""
+        return self.rounds * (max(_attacks(units[self.attacker]), _attacks(units[self.defender])) + 1)
 
 
 @dataclass(frozen=True)
@@ -130,7 +140,7 @@ class Shoot:
 
 
 @dataclass(frozen=True)
-class Assault:
+class Assault(_Combat):
     """``attacker`` charges ``defender`` from ``distance`` inches: Overwatch,
     the charge roll, up to ``rounds`` rounds of combat (see :func:`assault_steps`)."""
 
@@ -144,13 +154,6 @@ class Assault:
     kind: str = "assault"
     system: ClassVar[str] = SYSTEM
 
-    def units_named(self) -> list[str]:
-        return [self.attacker, self.defender]
-
-    def branching(self, units: Mapping[str, Unit]) -> int:
-        """A bound on the step's outcomes from one world (:func:`_fight_branching`)."""
-        return _fight_branching(units, self.attacker, self.defender, self.rounds)
-
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         if self.attacker == self.defender:
             raise InputError(f"{self.attacker} cannot charge itself")
@@ -161,7 +164,7 @@ class Assault:
 
 
 @dataclass(frozen=True)
-class Fight:
+class Fight(_Combat):
     """``attacker`` and ``defender`` are locked in combat and fight ``rounds``
     rounds (``charged``: the attacker charged, +1 Attack in the first)."""
 
@@ -172,13 +175,6 @@ class Fight:
     name: str = ""
     kind: str = "fight"
     system: ClassVar[str] = SYSTEM
-
-    def units_named(self) -> list[str]:
-        return [self.attacker, self.defender]
-
-    def branching(self, units: Mapping[str, Unit]) -> int:
-        """A bound on the step's outcomes from one world (:func:`_fight_branching`)."""
-        return _fight_branching(units, self.attacker, self.defender, self.rounds)
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         check_assault(0, self.rounds)
