@@ -99,7 +99,7 @@ def _step(s: object, i: int, path: Path, system: RuleSystem, files: ScenarioFile
         raise InputError(f"{path}: {where} must be a table ([[steps]])")
     kind = _kind(s, path, where, system)
     reader = files.steps[kind]
-    no_unknown_keys(s, reader.keys | {"kind", "name"}, path, where)
+    no_unknown_keys(s, set(reader.keys) | {"kind", "name"}, path, where)
     assert reader.read is not None  # a system whose file reader reads its steps has read_file
     return reader.read(s, path, where, overrides)
 
