@@ -16,7 +16,8 @@ from ..rules.wh40k6.tables import FACINGS
 from ..rules.wh40k6.gets_hot import Firer, shoot_firers, volley_removed
 from ..rules.wh40k6.traits import RANGES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES
-from .kinds import Choice, Count, DiceExpr, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll, Text
+from ..rules.kinds import DiceExpr
+from .kinds import Choice, Count, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
 
