@@ -10,11 +10,12 @@ for the interfaces, which read kinds only through the commands layer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core import InputError
+from ..tomlfiles import MAX_FILE_BYTES as MAX_PROFILE_BYTES
+from ..tomlfiles import ProfileRef
 from ..core.kinds import (MAX_DIGITS, Choice, Count, Flag, Inches, Kind, KindError, Many, Text, exact_decimal,
                           quoted, whole_number)
 from ..core.lazy import lazy_exports
@@ -29,54 +30,6 @@ __getattr__, __dir__ = lazy_exports(__name__, {"DiceExpr": "..rules.kinds"})
 __all__ = ["MAX_DIGITS", "MAX_PROFILE_BYTES", "Choice", "Count", "DiceExpr", "Faces", "FileWithParts", "Flag",
            "Inches", "Kind", "KindError", "Many", "ProfileFile", "ProfileRef", "SaveOrNone", "SaveRoll",
            "TargetNumber", "Text", "exact_decimal", "whole_number"]
-
-MAX_PROFILE_BYTES = 10 * 1024 * 1024
-"""Largest profile file read (as for any TOML file)."""
-
-
-@dataclass(frozen=True, eq=False)
-class ProfileRef:
-    """A profile file (a unit, an attacker, a target), as written and by content.
-
-    ``written`` is the path as the user wrote it (shown in answers), ``path``
-    where it was read, and ``digest`` the SHA-256 of its bytes: two references
-    are the same question when their contents are the same, wherever the
-    files are, and an edited file is a different question.
-    """
-
-    written: str
-    path: Path
-    digest: str
-
-    @classmethod
-    def read(cls, written: str, path: Path) -> ProfileRef:
-        """Hash the file at ``path`` (a regular file, checked by the caller); an
-        unreadable one is a KindError naming it. O(its size)."""
-        import hashlib
-
-        try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_PROFILE_BYTES + 1)
-        except OSError as e:
-            raise KindError(f"{path}: cannot read the file ({e.strerror or e})") from None
-        if len(data) > MAX_PROFILE_BYTES:
-            raise KindError(f"{written}: more than {MAX_PROFILE_BYTES:,} bytes is too large for a profile file")
-        return cls(written, path, hashlib.sha256(data).hexdigest())
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ProfileRef):
-            return NotImplemented
-        return self.digest == other.digest
-
-    def __hash__(self) -> int:
-        return hash(self.digest)
-
-    def __str__(self) -> str:
-        return self.written
-
-    def __fspath__(self) -> str:
-        return str(self.path)
-
 
 class ProfileFile(Kind):
     """A TOML profile file: a path, read relative to the query file's folder when
@@ -140,11 +93,10 @@ class FileWithParts(ProfileFile):
 def _with_parts(ref: ProfileRef) -> ProfileRef:
     """``ref`` with its digest extended by the files it names. O(the files' sizes)."""
     import hashlib
-    import tomllib
 
     try:
-        doc = tomllib.loads(Path(ref.path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        doc = ref.doc()
+    except InputError:
         return ref  # the loader refuses the file later, naming the problem
     digest = hashlib.sha256(ref.digest.encode())
     for name in sorted(set(_toml_names(doc))):
@@ -153,7 +105,7 @@ def _with_parts(ref: ProfileRef) -> ProfileRef:
             digest.update(name.encode() + b"\0" + part.read_bytes()[:MAX_PROFILE_BYTES])
         except (OSError, ValueError):
             digest.update(name.encode() + b"\0(unreadable)")
-    return ProfileRef(ref.written, ref.path, digest.hexdigest())
+    return ProfileRef(ref.written, ref.path, digest.hexdigest(), ref.data)
 
 
 def _toml_names(value: Any, depth: int = 0) -> list[str]:
