@@ -34,18 +34,22 @@ from typing import Any
 from .answer import FORMATS, Answer, frac_str, jsonable
 from .commands import Query
 from .core import Dist, InputError
-from .core.display import (
+from .core.limits import check_digits, decimal_digits
+from .render import (
     TABLE_ROWS,
-    _display_key,
-    _is_ordered,
     decimal,
+    display_key,
+    figure_parts,
     figure_text,
     fraction_html,
+    is_ordered,
     outcome_fields,
     outcome_label,
+    plot_dists,
     probability_cell,
+    require_pandas,
+    save_figure,
 )
-from .core.limits import check_digits, decimal_digits
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ def _column(item: Any, label: str) -> Compared:
         what = ", ".join(f"{k}={v}" for k, v in item.query.items() if v is not None and v is not False)
         return Compared(label, what or "an answer", item.dist, item.mean)
     if isinstance(item, Dist):
-        return Compared(label, "a distribution", item, item.mean() if _is_ordered(item) else None)
+        return Compared(label, "a distribution", item, item.mean() if is_ordered(item) else None)
     raise InputError(f"compare takes queries, query files, answers or distributions, not {type(item).__name__}")
 
 
@@ -110,7 +114,7 @@ class Comparison:
     numeric: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        kinds = [_is_ordered(c.dist) for c in self.columns]
+        kinds = [is_ordered(c.dist) for c in self.columns]
         if any(kinds) and not all(kinds):
             num = next(c.label for c, k in zip(self.columns, kinds) if k)
             other = next(c for c, k in zip(self.columns, kinds) if not k)
@@ -122,7 +126,7 @@ class Comparison:
             for x in c.dist.support():
                 seen.setdefault(x, None)
         try:
-            self.outcomes = sorted(seen, key=_display_key)
+            self.outcomes = sorted(seen, key=display_key)
         except TypeError:
             raise InputError("cannot compare these answers: their outcomes are of different kinds "
                              f"({', '.join(sorted({type(x).__name__ for x in seen}))})") from None
@@ -330,9 +334,7 @@ class Comparison:
     def to_pandas(self) -> Any:
         """A DataFrame of :meth:`records`: exact Fractions (object dtype) and their
         ``_float`` twins (needs pandas)."""
-        from .core.display import _pandas
-
-        return _pandas().DataFrame(self.records())
+        return require_pandas().DataFrame(self.records())
 
     def _repr_html_(self) -> str:
         td = "padding:2px 10px;border-bottom:1px solid rgba(128,128,128,0.25);text-align:right"
@@ -376,25 +378,19 @@ class Comparison:
     def _plot_args(self) -> tuple[list, list[str]]:
         return [c.dist for c in self.columns], [f"{c.label}: {c.what}" for c in self.columns]
 
-    def plot(self, ax: Any = None, cumulative: bool = False, title: str | None = None) -> Any:
+    def plot(self, ax: Any = None, at_least: bool = False, title: str | None = None) -> Any:
         """Every column on one chart: P(outcome) as bars side by side, or with
-        ``cumulative`` P(outcome >= k) as lines; returns the Axes (needs matplotlib)."""
-        from .core.display import plot_dists
-
+        ``at_least`` P(outcome >= k) as lines; returns the Axes (needs matplotlib)."""
         dists, labels = self._plot_args()
-        return plot_dists(dists, labels, ax=ax, cumulative=cumulative, title=title)
+        return plot_dists(dists, labels, ax=ax, at_least=at_least, title=title)
 
-    def save_plot(self, path: str, cumulative: bool = False, title: str | None = None) -> None:
+    def save_plot(self, path: str, at_least: bool = False, title: str | None = None) -> None:
         """Write :meth:`plot` to ``path`` (PNG, SVG or PDF by its suffix; no window)."""
-        from .core.display import save_figure
-
         dists, labels = self._plot_args()
-        save_figure(path, dists, labels, cumulative=cumulative, title=title)
+        save_figure(path, dists, labels, at_least=at_least, title=title)
 
 
 def _parts(value: Fraction | None, exact: bool, signed: bool = False) -> tuple[str, str]:
-    from .core.display import figure_parts
-
     if value is None:
         return "", ""
     ex, approx = figure_parts(value, exact)

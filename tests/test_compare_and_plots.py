@@ -1,5 +1,5 @@
 """Answers people can read at a glance: ``compare`` (CLI and Python), ``--plot``
-and ``--cumulative``, ``40k6 wound``, ``--stage`` and ``--outcome failed-saves``
+and ``--plot-at-least``, ``40k6 wound``, ``--stage`` and ``--outcome failed-saves``
 on 40K shooting, and the query line keeping zeros.
 
 Expected values are worked out by hand (binomials written out below) or by
@@ -123,7 +123,7 @@ def test_compare_refuses_bad_input() -> None:
                 "--range-difficulty 4"), "numeric", "composite")
     refused(cli("compare", "--query", "pool 3 --hit 9+", "--query", "pool 1"), "--hit", "2+ to 6+")
     refused(cli("compare", "--query", "pool 3 --hit '4+", "--query", "pool 1"), "--query", "quot")
-    refused(cli("compare", "--query", "pool 1", "--query", "pool 2", "--cumulative"), "--cumulative", "--plot")
+    refused(cli("compare", "--query", "pool 1", "--query", "pool 2", "--plot-at-least"), "--plot-at-least", "--plot")
     refused(cli("compare", "--query", "pool 1 --hit 4+ --format=json", "--query", "pool 2 --hit 4+"),
             "--format is not part of a query")
 
@@ -171,7 +171,7 @@ def _distinct_colours(path: Path) -> int:
 def test_plot_png_from_a_query_command(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     png = tmp_path / "hits.png"
-    r = cli("pool", "10", "--hit", "4+", "--plot", str(png), "--cumulative")
+    r = cli("pool", "10", "--hit", "4+", "--plot", str(png), "--plot-at-least")
     assert r.exit_code == 0, r.stderr
     assert "mean: 5" in r.stdout  # the answer is still printed
     assert png.stat().st_size > 5_000
@@ -196,7 +196,7 @@ def test_plot_axes_read_well() -> None:
     pytest.importorskip("matplotlib")
     from matplotlib.figure import Figure
 
-    from exactodds.core.display import plot_dists
+    from exactodds.render import plot_dists
 
     ax = Figure().add_subplot()
     plot_dists([Dist.binomial(3, F(1, 2)), Dist.binomial(4, F(1, 3))], ["a", "b"], ax=ax)
@@ -211,9 +211,9 @@ def test_plot_axes_read_well() -> None:
 
 def test_plot_refusals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     refused(cli("pool", "3", "--hit", "4+", "--plot", str(tmp_path / "x.jpg")), "--plot", ".png, .svg or .pdf")
-    refused(cli("pool", "3", "--hit", "4+", "--cumulative"), "--cumulative", "--plot")
+    refused(cli("pool", "3", "--hit", "4+", "--plot-at-least"), "--plot-at-least", "--plot")
     refused(cli("hd", "shoot", "--dice", "2", "--target-def", "4", "--range-difficulty", "4", "--plot",
-                str(tmp_path / "hd.png"), "--cumulative"), "--cumulative", "numeric")
+                str(tmp_path / "hd.png"), "--plot-at-least"), "--plot-at-least", "numeric")
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     refused(cli("pool", "3", "--hit", "4+", "--plot", str(tmp_path / "x.png")), "matplotlib", "exactodds[plot]")
 
@@ -291,7 +291,7 @@ def test_40k6_help_says_what_it_accepts() -> None:
     flat = " ".join(text.split())
     assert "'-'" not in flat and "AP 1-6 (default: no AP)" in flat
     assert "capped at what the unit can absorb" in flat and "failed saves" in flat
-    assert "--stage" in flat and "--plot" in flat and "--cumulative" in flat
+    assert "--stage" in flat and "--plot" in flat and "--plot-at-least" in flat
 
 
 def test_query_line_keeps_zero() -> None:
