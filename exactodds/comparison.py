@@ -231,50 +231,67 @@ class Comparison:
         exact and to 4 significant digits, and each later column minus the first.
         ``all_rows``: every outcome (default: the :data:`TABLE_ROWS` holding the
         most probability); ``exact``: long fractions in full."""
-        first = self.columns[0].label
-        lines = [f"{c.label}: {c.what}" for c in self.columns]
-        if all(c.mean is not None for c in self.columns):
-            parts = [(c.label, *_parts(c.mean, exact)) for c in self.columns]
-            parts += [(f"{c.label} - {first}", *_parts(self.mean_difference(i), exact, signed=True))
-                      for i, c in enumerate(self.columns[1:], 1)]
-            widths = [max(len(p[j]) for p in parts) for j in range(2)]
-            lines.append("mean:")
-            lines += [f"  {name:<{widths[0]}}  {ex:>{widths[1]}}  {approx}".rstrip() for name, ex, approx in parts]
+        lines = [f"{c.label}: {c.what}" for c in self.columns] + self._mean_lines(exact)
         lines.append("P(outcome >= k):" if self.numeric else "P(outcome):")
+        fields = self._table_fields()
+        header = self._table_header(fields)
+        table: list[list[str] | str] = []
+        shortened = False
+        for r in self._rows(all_rows):
+            if _is_gap(r):
+                table.append(self._gap_text(r[1], r[2]))
+                continue
+            cells, short = self._outcome_cells(r, fields, exact)
+            shortened = shortened or short
+            table.append(cells)
+        lines += _aligned(header, table)
+        if shortened:
+            lines.append("(N digits): an exact fraction too long to read here; --exact prints it whole")
+        return "\n".join(lines)
+
+    def _mean_lines(self, exact: bool) -> list[str]:
+        """``mean:`` and a line per column and per difference from the first, aligned
+        (none unless every column has a mean)."""
+        if not all(c.mean is not None for c in self.columns):
+            return []
+        first = self.columns[0].label
+        parts = [(c.label, *_parts(c.mean, exact)) for c in self.columns]
+        parts += [(f"{c.label} - {first}", *_parts(self.mean_difference(i), exact, signed=True))
+                  for i, c in enumerate(self.columns[1:], 1)]
+        widths = [max(len(p[j]) for p in parts) for j in range(2)]
+        return ["mean:"] + [f"  {name:<{widths[0]}}  {ex:>{widths[1]}}  {approx}".rstrip()
+                            for name, ex, approx in parts]
+
+    def _table_fields(self) -> list[str] | None:
+        """The field names for one column each, when every outcome is a named tuple."""
         fields = outcome_fields(self.columns[0].dist) if not self.numeric else None
-        fields = fields if fields and all(hasattr(x, "_fields") for x in self.outcomes) else None
-        heads = (fields or ["k" if self.numeric else "outcome"])
-        header = list(heads)
+        return fields if fields and all(hasattr(x, "_fields") for x in self.outcomes) else None
+
+    def _table_header(self, fields: list[str] | None) -> list[str]:
+        first = self.columns[0].label
+        header = list(fields or ["k" if self.numeric else "outcome"])
         for c in self.columns:
             header += [c.label, "≈"]
         for c in self.columns[1:]:
             header += [f"{c.label} - {first}", "≈"]
-        table: list = []
+        return header
+
+    def _outcome_cells(self, x: Any, fields: list[str] | None, exact: bool) -> tuple[list[str], bool]:
+        """``(cells, shortened)`` of the row of outcome ``x``: its label(s), each
+        column's figure exact and decimal, each later column's signed difference."""
+        cells = [outcome_label(v) for v in x] if fields else [outcome_label(x)]
         shortened = False
-        for r in self._rows(all_rows):
-            if isinstance(r, tuple) and len(r) == 3 and r[0] == "gap" and isinstance(r[2], list):
-                table.append(self._gap_text(r[1], r[2]))
-                continue
-            cells = [outcome_label(v) for v in r] if fields else [outcome_label(r)]
-            for i in range(len(self.columns)):
-                text, short = probability_cell(self.value(i, r), exact)
-                shortened = shortened or short
-                cells += [text, decimal(self.value(i, r))]
-            for i in range(1, len(self.columns)):
-                d = self.difference(i, r)
-                text, short = probability_cell(abs(d), exact)
-                shortened = shortened or short
-                sign = "-" if d < 0 else ("+" if d > 0 else "")
-                cells += [sign + text if d else "0", _signed(d)]
-            table.append(cells)
-        rows = [header] + [t for t in table if isinstance(t, list)]
-        widths = [max(len(t[j]) for t in rows) for j in range(len(header))]
-        fmt_row = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-        lines.append(fmt_row(header))
-        lines += [fmt_row(t) if isinstance(t, list) else t for t in table]
-        if shortened:
-            lines.append("(N digits): an exact fraction too long to read here; --exact prints it whole")
-        return "\n".join(lines)
+        for i in range(len(self.columns)):
+            text, short = probability_cell(self.value(i, x), exact)
+            shortened = shortened or short
+            cells += [text, decimal(self.value(i, x))]
+        for i in range(1, len(self.columns)):
+            d = self.difference(i, x)
+            text, short = probability_cell(abs(d), exact)
+            shortened = shortened or short
+            sign = "-" if d < 0 else ("+" if d > 0 else "")
+            cells += [sign + text if d else "0", _signed(d)]
+        return cells, shortened
 
     def to_json_obj(self) -> dict:
         """The comparison as JSON values: ``queries`` (label, query, params, mean),
@@ -344,7 +361,7 @@ class Comparison:
         heads += [f"{c.label} &minus; {html.escape(first)}" for c in self.columns[1:]]
         body = []
         for r in self._rows(False):
-            if isinstance(r, tuple) and len(r) == 3 and r[0] == "gap" and isinstance(r[2], list):
+            if _is_gap(r):
                 body.append(f'<tr><td colspan="{len(heads)}" style="{td};text-align:center;font-style:italic">'
                             f"{html.escape(self._gap_text(r[1], r[2]))}</td></tr>")
                 continue
@@ -398,6 +415,23 @@ def _parts(value: Fraction | None, exact: bool, signed: bool = False) -> tuple[s
         ex = "+" + ex if ex else ex
         approx = approx.replace("≈ ", "≈ +", 1)
     return ex, approx
+
+
+def _is_gap(row: Any) -> bool:
+    """Whether a row of :meth:`Comparison._rows` is a ``("gap", where, [outcomes])`` marker."""
+    return isinstance(row, tuple) and len(row) == 3 and row[0] == "gap" and isinstance(row[2], list)
+
+
+def _aligned(header: list[str], table: list[list[str] | str]) -> list[str]:
+    """The header and rows with every column right-aligned to its widest cell
+    (text lines, the gaps, as they are)."""
+    rows = [header] + [t for t in table if isinstance(t, list)]
+    widths = [max(len(t[j]) for t in rows) for j in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()
+
+    return [line(header)] + [line(t) if isinstance(t, list) else t for t in table]
 
 
 def _signed(d: Fraction) -> str:
