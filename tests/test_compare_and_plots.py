@@ -209,6 +209,25 @@ def test_plot_axes_read_well() -> None:
     assert all(float(t).is_integer() for t in ax.get_xticks())
 
 
+def test_at_least_plots_draw_p_of_at_least_x() -> None:
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from exactodds.render import plot_dists
+
+    d6 = Dist.uniform(range(1, 7))
+    ax = Figure().add_subplot()
+    plot_dists([d6, d6 + d6], ["one", "two"], ax=ax, at_least=True)  # several: a line each
+    assert ax.get_ylabel() == "P(at least x)"
+    assert list(ax.lines[0].get_ydata()) == [1, 5 / 6, 4 / 6, 3 / 6, 2 / 6, 1 / 6] + [0] * 6
+    assert list(ax.lines[1].get_ydata())[:3] == [1, 1, 35 / 36]  # P(2D6 >= 3) = 35/36
+    ax = Figure().add_subplot()
+    exactodds.ask("pool", None, n=2, hit="4+").plot(ax=ax, at_least=True)  # one: bars
+    assert [b.get_height() for b in ax.patches] == [1, 3 / 4, 1 / 4]
+    with pytest.raises(InputError, match="at-least plot"):
+        plot_dists([Dist.uniform(["a", "b"])], at_least=True)
+
+
 def test_plot_refusals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     refused(cli("pool", "3", "--hit", "4+", "--plot", str(tmp_path / "x.jpg")), "--plot", ".png, .svg or .pdf")
     refused(cli("pool", "3", "--hit", "4+", "--plot-at-least"), "--plot-at-least", "--plot")

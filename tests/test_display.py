@@ -253,6 +253,26 @@ def test_missing_pandas_is_a_clear_error(monkeypatch) -> None:
         d6.to_pandas()
 
 
+def test_without_a_presenter_core_shows_one_plain_line(monkeypatch) -> None:
+    from exactodds.core import present
+
+    monkeypatch.setitem(present._state, "presenter", None)
+    monkeypatch.setitem(present._state, "loader", None)
+    assert repr(d6) == str(d6) == "Dist(6 outcomes)"
+    assert repr(two_stage_run()) == "Run(start -> hits -> wounds)"
+    for show in (d6._repr_html_, d6._repr_latex_, d6.plot, d6.to_pandas, two_stage_run().plot):
+        with pytest.raises(InputError, match="needs the rendering layer: import exactodds.render"):
+            show()
+
+
+def test_the_top_package_installs_the_rendering_layer() -> None:
+    from exactodds.core import present
+    from exactodds.render import dist_html
+
+    assert present.presenter().dist_html is dist_html
+    assert d6._repr_html_() == dist_html(d6)
+
+
 def test_display_and_symbolic_import_nothing_heavy() -> None:
     code = ("import sys, exactodds.render, exactodds.symbolic\n"
             "print([m for m in ('sympy', 'matplotlib', 'pandas') if m in sys.modules])")
