@@ -123,7 +123,7 @@ def _positions(outcomes: list, ordered: bool) -> tuple[list[float], float]:
 def _at_least_series(dist: Any, outcomes: list) -> list[float]:
     """P(X >= x) at each of ``outcomes`` (sorted), including those ``dist``
     lacks: the tail of its next outcome above. O(outcomes)."""
-    tails = {x: t[3] for x, t in zip(dist.support(), table_rows(dist))}
+    tails = {x: t[3] for x, t in zip(dist.support(), table_rows(dist)) if t[3] is not None}
     ys, above = [], Fraction(0)
     for x in reversed(outcomes):
         above = tails.get(x, above)
