@@ -21,15 +21,14 @@ one plain line and the rich methods raise an
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import InputError
 
 
-@dataclass(frozen=True)
-class Presenter:
-    """The renderings ``Dist`` and ``Run`` delegate to, one function each."""
+class Presenter(NamedTuple):
+    """The renderings ``Dist`` and ``Run`` delegate to, one function each (a named
+    tuple: importing this module costs no more than ``typing``)."""
 
     dist_repr: Callable[[Any], str]
     dist_str: Callable[[Any], str]
