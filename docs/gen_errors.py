@@ -196,7 +196,7 @@ CASES: list[Case] = [
           "examples/40k6/guard_squad_in_ruins.toml", "--outcome", "failed-saves"]),
     # --- plots and comparisons
     Case("Plots and comparisons", "plot file of another type", ["pool", "3", "--hit", "4+", "--plot", "hits.jpg"]),
-    Case("Plots and comparisons", "--cumulative without --plot", ["pool", "3", "--hit", "4+", "--cumulative"]),
+    Case("Plots and comparisons", "--plot-at-least without --plot", ["pool", "3", "--hit", "4+", "--plot-at-least"]),
     Case("Plots and comparisons", "one query to compare", ["compare", "--query", "pool 3 --hit 4+"]),
     Case("Plots and comparisons", "numeric and composite outcomes compared",
          ["compare", "--query", "pool 3 --hit 4+", "--query", "hd shoot --dice 3 --target-def 4"]),

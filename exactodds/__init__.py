@@ -7,6 +7,7 @@ every stage can be inspected. Answers are exact fractions, never samples.
 Layers, each importing only those below it: :mod:`exactodds.core`
 (distributions, transforms, pipelines) -> :mod:`exactodds.dice` (dice,
 pools, rerolls) -> :mod:`exactodds.rules` (one package per rule set) ->
+:mod:`exactodds.render` (tables, HTML, LaTeX, plots, pandas) ->
 :mod:`exactodds.commands` (every question as typed data: :func:`ask`,
 :class:`Query`) -> interfaces (:mod:`exactodds.cli`, sweeps, validation,
 :func:`compare`).
@@ -18,6 +19,15 @@ from typing import TYPE_CHECKING
 
 from .core import Dist, ExactOddsError, InputError, TooLargeError, max_states, state_limit
 from .core.lazy import lazy_exports
+from .core.present import set_loader
+
+
+def _load_render() -> None:
+    """Import the rendering layer, which installs how a ``Dist`` or a ``Run`` is shown."""
+    from . import render  # noqa: F401
+
+
+set_loader(_load_render)  # called on the first repr, table or plot, not at import
 
 _WHERE = {
     **dict.fromkeys(["Pipeline", "Run", "Step", "chain"], ".core.pipeline"),

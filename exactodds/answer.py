@@ -14,9 +14,9 @@ Rendering API (what the command line calls):
 - ``answer.render(fmt, all_rows=False, exact=False)``: the whole answer in one
   of :data:`FORMATS`. ``all_rows`` (``--all``) and ``exact`` (``--exact``)
   apply to the table only: by default a table shows the window of the
-  :data:`~exactodds.core.display.TABLE_ROWS` most probable outcomes and
+  :data:`~exactodds.render.TABLE_ROWS` most probable outcomes and
   shortens fractions longer than
-  :data:`~exactodds.core.display.LONG_FRACTION` characters; JSON and CSV are
+  :data:`~exactodds.render.LONG_FRACTION` characters; JSON and CSV are
   always complete and exact.
 - ``answer.figure(name, k=None)``: one exact number, ``name`` one of
   :data:`FIGURES` (``"at_least"`` and ``"at_most"`` take ``k``), or the name
@@ -39,7 +39,16 @@ from pathlib import Path
 from typing import Any
 
 from .core import Dist, InputError
-from .core.display import LONG_FRACTION, decimal, dist_text, figure_parts, figure_text, outcome_label
+from .render import (
+    LONG_FRACTION,
+    decimal,
+    dist_text,
+    figure_parts,
+    figure_text,
+    outcome_label,
+    plot_dists,
+    save_figure,
+)
 
 FORMATS = ("table", "json", "csv")
 
@@ -156,11 +165,11 @@ class Answer:
         """A plain-text table for people: the query, the distribution, the mean and extras.
 
         ``all_rows=False`` (CLI: without ``--all``): the window of the most
-        probable outcomes (:data:`~exactodds.core.display.TABLE_ROWS` rows at
+        probable outcomes (:data:`~exactodds.render.TABLE_ROWS` rows at
         most), with the count and total probability of the outcomes hidden
         below and above it; ``all_rows=True``: every outcome.
         ``exact=False`` (CLI: without ``--exact``): fractions longer than
-        :data:`~exactodds.core.display.LONG_FRACTION` characters are shortened
+        :data:`~exactodds.render.LONG_FRACTION` characters are shortened
         (``≈ 0.4677 (exact: 90 digits, --exact)``); ``exact=True``: in full.
         Decimals have 4 significant digits and never read 0 for a chance that
         is not 0; whole numbers print without ``/1``. Without ``exact``, no
@@ -230,7 +239,7 @@ class Answer:
 
         table: ``<exact>  ≈ <decimal>`` (``5/12  ≈ 0.4167``; ``7`` for a whole
         number; a fraction longer than
-        :data:`~exactodds.core.display.LONG_FRACTION` characters is shortened
+        :data:`~exactodds.render.LONG_FRACTION` characters is shortened
         unless ``exact``); json: ``{"query": {...}, "figure": "at_least",
         "k": 3, "value": "1/2", "value_float": 0.5}``; csv: the columns
         ``figure,k,value,value_float`` and one row.
@@ -258,22 +267,18 @@ class Answer:
         return _numeric_outcomes(self.dist)
 
     # ---------------------------------------------------------------- plots
-    def plot(self, ax: Any = None, cumulative: bool = False, title: str | None = None,
+    def plot(self, ax: Any = None, at_least: bool = False, title: str | None = None,
              xlabel: str | None = None) -> Any:
-        """A bar chart of P(outcome), or with ``cumulative`` of P(outcome >= x), on
+        """A bar chart of P(outcome), or with ``at_least`` of P(outcome >= x), on
         ``ax`` (a new figure by default); returns the Axes (needs matplotlib).
-        See :func:`~exactodds.core.display.plot_dists`."""
-        from .core.display import plot_dists
+        See :func:`~exactodds.render.plot_dists`."""
+        return plot_dists([self.dist], ax=ax, at_least=at_least, title=title, xlabel=xlabel)
 
-        return plot_dists([self.dist], ax=ax, cumulative=cumulative, title=title, xlabel=xlabel)
-
-    def save_plot(self, path: str, cumulative: bool = False, title: str | None = None,
+    def save_plot(self, path: str, at_least: bool = False, title: str | None = None,
                   xlabel: str | None = None) -> None:
         """Write :meth:`plot` to ``path`` (PNG, SVG or PDF by its suffix; matplotlib's
         Agg renderer, no window). The command line's ``--plot FILE``."""
-        from .core.display import save_figure
-
-        save_figure(path, [self.dist], cumulative=cumulative, title=title, xlabel=xlabel)
+        save_figure(path, [self.dist], at_least=at_least, title=title, xlabel=xlabel)
 
     def _repr_html_(self) -> str:
         return self.dist._repr_html_()

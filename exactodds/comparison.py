@@ -34,18 +34,22 @@ from typing import Any
 from .answer import FORMATS, Answer, frac_str, jsonable
 from .commands import Query
 from .core import Dist, InputError
-from .core.display import (
+from .core.limits import check_digits, decimal_digits
+from .render import (
     TABLE_ROWS,
-    _display_key,
-    _is_ordered,
     decimal,
+    display_key,
+    figure_parts,
     figure_text,
     fraction_html,
+    is_ordered,
     outcome_fields,
     outcome_label,
+    plot_dists,
     probability_cell,
+    require_pandas,
+    save_figure,
 )
-from .core.limits import check_digits, decimal_digits
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ def _column(item: Any, label: str) -> Compared:
         what = ", ".join(f"{k}={v}" for k, v in item.query.items() if v is not None and v is not False)
         return Compared(label, what or "an answer", item.dist, item.mean)
     if isinstance(item, Dist):
-        return Compared(label, "a distribution", item, item.mean() if _is_ordered(item) else None)
+        return Compared(label, "a distribution", item, item.mean() if is_ordered(item) else None)
     raise InputError(f"compare takes queries, query files, answers or distributions, not {type(item).__name__}")
 
 
@@ -110,7 +114,7 @@ class Comparison:
     numeric: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        kinds = [_is_ordered(c.dist) for c in self.columns]
+        kinds = [is_ordered(c.dist) for c in self.columns]
         if any(kinds) and not all(kinds):
             num = next(c.label for c, k in zip(self.columns, kinds) if k)
             other = next(c for c, k in zip(self.columns, kinds) if not k)
@@ -122,7 +126,7 @@ class Comparison:
             for x in c.dist.support():
                 seen.setdefault(x, None)
         try:
-            self.outcomes = sorted(seen, key=_display_key)
+            self.outcomes = sorted(seen, key=display_key)
         except TypeError:
             raise InputError("cannot compare these answers: their outcomes are of different kinds "
                              f"({', '.join(sorted({type(x).__name__ for x in seen}))})") from None
@@ -227,50 +231,67 @@ class Comparison:
         exact and to 4 significant digits, and each later column minus the first.
         ``all_rows``: every outcome (default: the :data:`TABLE_ROWS` holding the
         most probability); ``exact``: long fractions in full."""
-        first = self.columns[0].label
-        lines = [f"{c.label}: {c.what}" for c in self.columns]
-        if all(c.mean is not None for c in self.columns):
-            parts = [(c.label, *_parts(c.mean, exact)) for c in self.columns]
-            parts += [(f"{c.label} - {first}", *_parts(self.mean_difference(i), exact, signed=True))
-                      for i, c in enumerate(self.columns[1:], 1)]
-            widths = [max(len(p[j]) for p in parts) for j in range(2)]
-            lines.append("mean:")
-            lines += [f"  {name:<{widths[0]}}  {ex:>{widths[1]}}  {approx}".rstrip() for name, ex, approx in parts]
+        lines = [f"{c.label}: {c.what}" for c in self.columns] + self._mean_lines(exact)
         lines.append("P(outcome >= k):" if self.numeric else "P(outcome):")
+        fields = self._table_fields()
+        header = self._table_header(fields)
+        table: list[list[str] | str] = []
+        shortened = False
+        for r in self._rows(all_rows):
+            if _is_gap(r):
+                table.append(self._gap_text(r[1], r[2]))
+                continue
+            cells, short = self._outcome_cells(r, fields, exact)
+            shortened = shortened or short
+            table.append(cells)
+        lines += _aligned(header, table)
+        if shortened:
+            lines.append("(N digits): an exact fraction too long to read here; --exact prints it whole")
+        return "\n".join(lines)
+
+    def _mean_lines(self, exact: bool) -> list[str]:
+        """``mean:`` and a line per column and per difference from the first, aligned
+        (none unless every column has a mean)."""
+        if not all(c.mean is not None for c in self.columns):
+            return []
+        first = self.columns[0].label
+        parts = [(c.label, *_parts(c.mean, exact)) for c in self.columns]
+        parts += [(f"{c.label} - {first}", *_parts(self.mean_difference(i), exact, signed=True))
+                  for i, c in enumerate(self.columns[1:], 1)]
+        widths = [max(len(p[j]) for p in parts) for j in range(2)]
+        return ["mean:"] + [f"  {name:<{widths[0]}}  {ex:>{widths[1]}}  {approx}".rstrip()
+                            for name, ex, approx in parts]
+
+    def _table_fields(self) -> list[str] | None:
+        """The field names for one column each, when every outcome is a named tuple."""
         fields = outcome_fields(self.columns[0].dist) if not self.numeric else None
-        fields = fields if fields and all(hasattr(x, "_fields") for x in self.outcomes) else None
-        heads = (fields or ["k" if self.numeric else "outcome"])
-        header = list(heads)
+        return fields if fields and all(hasattr(x, "_fields") for x in self.outcomes) else None
+
+    def _table_header(self, fields: list[str] | None) -> list[str]:
+        first = self.columns[0].label
+        header = list(fields or ["k" if self.numeric else "outcome"])
         for c in self.columns:
             header += [c.label, "≈"]
         for c in self.columns[1:]:
             header += [f"{c.label} - {first}", "≈"]
-        table: list = []
+        return header
+
+    def _outcome_cells(self, x: Any, fields: list[str] | None, exact: bool) -> tuple[list[str], bool]:
+        """``(cells, shortened)`` of the row of outcome ``x``: its label(s), each
+        column's figure exact and decimal, each later column's signed difference."""
+        cells = [outcome_label(v) for v in x] if fields else [outcome_label(x)]
         shortened = False
-        for r in self._rows(all_rows):
-            if isinstance(r, tuple) and len(r) == 3 and r[0] == "gap" and isinstance(r[2], list):
-                table.append(self._gap_text(r[1], r[2]))
-                continue
-            cells = [outcome_label(v) for v in r] if fields else [outcome_label(r)]
-            for i in range(len(self.columns)):
-                text, short = probability_cell(self.value(i, r), exact)
-                shortened = shortened or short
-                cells += [text, decimal(self.value(i, r))]
-            for i in range(1, len(self.columns)):
-                d = self.difference(i, r)
-                text, short = probability_cell(abs(d), exact)
-                shortened = shortened or short
-                sign = "-" if d < 0 else ("+" if d > 0 else "")
-                cells += [sign + text if d else "0", _signed(d)]
-            table.append(cells)
-        rows = [header] + [t for t in table if isinstance(t, list)]
-        widths = [max(len(t[j]) for t in rows) for j in range(len(header))]
-        fmt_row = lambda cells: "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
-        lines.append(fmt_row(header))
-        lines += [fmt_row(t) if isinstance(t, list) else t for t in table]
-        if shortened:
-            lines.append("(N digits): an exact fraction too long to read here; --exact prints it whole")
-        return "\n".join(lines)
+        for i in range(len(self.columns)):
+            text, short = probability_cell(self.value(i, x), exact)
+            shortened = shortened or short
+            cells += [text, decimal(self.value(i, x))]
+        for i in range(1, len(self.columns)):
+            d = self.difference(i, x)
+            text, short = probability_cell(abs(d), exact)
+            shortened = shortened or short
+            sign = "-" if d < 0 else ("+" if d > 0 else "")
+            cells += [sign + text if d else "0", _signed(d)]
+        return cells, shortened
 
     def to_json_obj(self) -> dict:
         """The comparison as JSON values: ``queries`` (label, query, params, mean),
@@ -330,9 +351,7 @@ class Comparison:
     def to_pandas(self) -> Any:
         """A DataFrame of :meth:`records`: exact Fractions (object dtype) and their
         ``_float`` twins (needs pandas)."""
-        from .core.display import _pandas
-
-        return _pandas().DataFrame(self.records())
+        return require_pandas().DataFrame(self.records())
 
     def _repr_html_(self) -> str:
         td = "padding:2px 10px;border-bottom:1px solid rgba(128,128,128,0.25);text-align:right"
@@ -342,7 +361,7 @@ class Comparison:
         heads += [f"{c.label} &minus; {html.escape(first)}" for c in self.columns[1:]]
         body = []
         for r in self._rows(False):
-            if isinstance(r, tuple) and len(r) == 3 and r[0] == "gap" and isinstance(r[2], list):
+            if _is_gap(r):
                 body.append(f'<tr><td colspan="{len(heads)}" style="{td};text-align:center;font-style:italic">'
                             f"{html.escape(self._gap_text(r[1], r[2]))}</td></tr>")
                 continue
@@ -376,25 +395,19 @@ class Comparison:
     def _plot_args(self) -> tuple[list, list[str]]:
         return [c.dist for c in self.columns], [f"{c.label}: {c.what}" for c in self.columns]
 
-    def plot(self, ax: Any = None, cumulative: bool = False, title: str | None = None) -> Any:
+    def plot(self, ax: Any = None, at_least: bool = False, title: str | None = None) -> Any:
         """Every column on one chart: P(outcome) as bars side by side, or with
-        ``cumulative`` P(outcome >= k) as lines; returns the Axes (needs matplotlib)."""
-        from .core.display import plot_dists
-
+        ``at_least`` P(outcome >= k) as lines; returns the Axes (needs matplotlib)."""
         dists, labels = self._plot_args()
-        return plot_dists(dists, labels, ax=ax, cumulative=cumulative, title=title)
+        return plot_dists(dists, labels, ax=ax, at_least=at_least, title=title)
 
-    def save_plot(self, path: str, cumulative: bool = False, title: str | None = None) -> None:
+    def save_plot(self, path: str, at_least: bool = False, title: str | None = None) -> None:
         """Write :meth:`plot` to ``path`` (PNG, SVG or PDF by its suffix; no window)."""
-        from .core.display import save_figure
-
         dists, labels = self._plot_args()
-        save_figure(path, dists, labels, cumulative=cumulative, title=title)
+        save_figure(path, dists, labels, at_least=at_least, title=title)
 
 
 def _parts(value: Fraction | None, exact: bool, signed: bool = False) -> tuple[str, str]:
-    from .core.display import figure_parts
-
     if value is None:
         return "", ""
     ex, approx = figure_parts(value, exact)
@@ -402,6 +415,23 @@ def _parts(value: Fraction | None, exact: bool, signed: bool = False) -> tuple[s
         ex = "+" + ex if ex else ex
         approx = approx.replace("≈ ", "≈ +", 1)
     return ex, approx
+
+
+def _is_gap(row: Any) -> bool:
+    """Whether a row of :meth:`Comparison._rows` is a ``("gap", where, [outcomes])`` marker."""
+    return isinstance(row, tuple) and len(row) == 3 and row[0] == "gap" and isinstance(row[2], list)
+
+
+def _aligned(header: list[str], table: list[list[str] | str]) -> list[str]:
+    """The header and rows with every column right-aligned to its widest cell
+    (text lines, the gaps, as they are)."""
+    rows = [header] + [t for t in table if isinstance(t, list)]
+    widths = [max(len(t[j]) for t in rows) for j in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip()
+
+    return [line(header)] + [line(t) if isinstance(t, list) else t for t in table]
 
 
 def _signed(d: Fraction) -> str:

@@ -35,7 +35,7 @@ from numbers import Rational
 from typing import Any
 
 from .core import Dist, InputError, Run
-from .core.display import Gap, latex_table, outcome_label
+from .render import Gap, latex_table, outcome_label
 
 MAX_DEGREE = 64
 """Default largest degree tried when the degree is detected."""

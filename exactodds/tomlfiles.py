@@ -21,6 +21,7 @@ import re
 import stat
 import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,21 +66,36 @@ def file_path(path: str | Path, kind: str) -> Path:
     return p
 
 
-def load_toml(path: str | Path) -> dict:
+def load_toml(path: str | Path | ProfileRef) -> dict:
     """Parse a TOML file; a missing, binary, huge, too deeply nested or malformed file is an
-    InputError (see :func:`file_path` and :func:`check_toml_text`)."""
+    InputError (see :func:`file_path` and :func:`check_toml_text`). A :class:`ProfileRef`
+    is not read again: its document is parsed from the bytes it hashed."""
+    if isinstance(path, ProfileRef):
+        return path.doc()
     p = file_path(path, "a TOML file")
     size = p.stat().st_size
     if size > MAX_FILE_BYTES:
         raise InputError(f"{p}: {size:,} bytes is too large for a TOML file (limit {MAX_FILE_BYTES:,})")
+    return parse_toml(_read_bounded(p), p)
+
+
+def _read_bounded(p: Path) -> bytes:
+    """At most :data:`MAX_FILE_BYTES` of the file, bounded even if it grew since a stat()."""
     try:
         with open(p, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)  # bounded even if the file grew since stat()
-        if len(raw) > MAX_FILE_BYTES:
-            raise InputError(f"{p}: more than {MAX_FILE_BYTES:,} bytes is too large for a TOML file")
-        text = raw.decode("utf-8")
+            raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise InputError(f"{p}: cannot read the file ({e.strerror or e})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(f"{p}: more than {MAX_FILE_BYTES:,} bytes is too large for a TOML file")
+    return raw
+
+
+def parse_toml(raw: bytes, p: str | Path) -> dict:
+    """Parse the bytes of the TOML file ``p`` (named in messages): not UTF-8, NUL bytes,
+    too deep or malformed is an InputError. O(its size)."""
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"{p}: is not a UTF-8 text file (a TOML file was expected)") from None
     if "\x00" in text:
@@ -91,6 +107,73 @@ def load_toml(path: str | Path) -> dict:
         raise InputError(f"{p}: invalid TOML: {e}") from None
     except RecursionError:  # tomllib parses nested arrays/tables recursively
         raise InputError(f"{p}: invalid TOML: arrays or tables nested too deeply") from None
+
+
+@dataclass(frozen=True, eq=False)
+class ProfileRef:
+    """A profile file (a unit, an attacker, a target), read once: as written, by content,
+    and parsed.
+
+    ``written`` is the path as the user wrote it (shown in answers), ``path``
+    where it was read, ``digest`` the SHA-256 of its bytes and ``data`` the bytes
+    themselves: two references are the same question when their contents are the
+    same, wherever the files are, and an edited file is a different question. The
+    file is read once, when the reference is made; :meth:`doc` parses those bytes
+    and :meth:`parsed` keeps what a loader built from them, so one question never
+    reads or parses a file twice.
+    """
+
+    written: str
+    path: Path
+    digest: str
+    data: bytes = field(default=b"", repr=False)
+    _memo: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def read(cls, written: str, path: Path) -> ProfileRef:
+        """Read and hash the file at ``path`` (a regular file, checked by the caller); an
+        unreadable or oversized one is an InputError naming it. O(its size)."""
+        import hashlib
+
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_FILE_BYTES + 1)
+        except OSError as e:
+            raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None
+        if len(data) > MAX_FILE_BYTES:
+            raise InputError(f"{written}: more than {MAX_FILE_BYTES:,} bytes is too large for a profile file")
+        return cls(written, path, hashlib.sha256(data).hexdigest(), data)
+
+    def doc(self) -> dict:
+        """The file's TOML document, parsed from the bytes that were hashed (once)."""
+        return self.parsed(_parsed_doc)
+
+    def parsed(self, loader: Callable[..., Any], *args: Any) -> Any:
+        """``loader(self, *args)``, built once per reference and arguments (a loader
+        reads the document through :func:`load_toml`, which does not read the file
+        again). The result is shared: loaders return immutable units."""
+        key = (loader, args)
+        if key not in self._memo:
+            self._memo[key] = loader(self, *args)
+        return self._memo[key]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ProfileRef):
+            return NotImplemented
+        return self.digest == other.digest
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    def __str__(self) -> str:
+        return self.written
+
+    def __fspath__(self) -> str:
+        return str(self.path)
+
+
+def _parsed_doc(ref: ProfileRef) -> dict:
+    return parse_toml(ref.data, ref.path)
 
 
 _TOML_STRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')

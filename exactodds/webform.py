@@ -36,7 +36,7 @@ from .commands import (SYSTEMS, Command, ExactOddsError, FieldError, InputError,
 from .commands.kinds import (Choice, Count, Faces, Flag, Inches, Kind, KindError, Many, ProfileFile, SaveRoll,
                              TargetNumber, Text)
 from .commands.registry import rule_systems
-from .core.display import TABLE_ROWS, Gap, decimal, display_items, figure_text, outcome_label, shown_rows
+from .render import TABLE_ROWS, Gap, decimal, display_items, figure_text, outcome_label, shown_rows
 
 MAX_EXACT = 600
 """Longest exact fraction sent to a page (characters); a longer one is sent as its

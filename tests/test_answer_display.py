@@ -23,7 +23,7 @@ import pytest
 from exactodds import Dist, d6, successes
 from exactodds.answer import Answer
 from exactodds.core import InputError
-from exactodds.core.display import TABLE_ROWS, dist_text
+from exactodds.render import TABLE_ROWS, dist_text
 from exactodds.core.labels import Labelled, Named
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,5 +1,5 @@
 """Answers people can read at a glance: ``compare`` (CLI and Python), ``--plot``
-and ``--cumulative``, ``40k6 wound``, ``--stage`` and ``--outcome failed-saves``
+and ``--plot-at-least``, ``40k6 wound``, ``--stage`` and ``--outcome failed-saves``
 on 40K shooting, and the query line keeping zeros.
 
 Expected values are worked out by hand (binomials written out below) or by
@@ -123,7 +123,7 @@ def test_compare_refuses_bad_input() -> None:
                 "--range-difficulty 4"), "numeric", "composite")
     refused(cli("compare", "--query", "pool 3 --hit 9+", "--query", "pool 1"), "--hit", "2+ to 6+")
     refused(cli("compare", "--query", "pool 3 --hit '4+", "--query", "pool 1"), "--query", "quot")
-    refused(cli("compare", "--query", "pool 1", "--query", "pool 2", "--cumulative"), "--cumulative", "--plot")
+    refused(cli("compare", "--query", "pool 1", "--query", "pool 2", "--plot-at-least"), "--plot-at-least", "--plot")
     refused(cli("compare", "--query", "pool 1 --hit 4+ --format=json", "--query", "pool 2 --hit 4+"),
             "--format is not part of a query")
 
@@ -171,7 +171,7 @@ def _distinct_colours(path: Path) -> int:
 def test_plot_png_from_a_query_command(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     png = tmp_path / "hits.png"
-    r = cli("pool", "10", "--hit", "4+", "--plot", str(png), "--cumulative")
+    r = cli("pool", "10", "--hit", "4+", "--plot", str(png), "--plot-at-least")
     assert r.exit_code == 0, r.stderr
     assert "mean: 5" in r.stdout  # the answer is still printed
     assert png.stat().st_size > 5_000
@@ -196,7 +196,7 @@ def test_plot_axes_read_well() -> None:
     pytest.importorskip("matplotlib")
     from matplotlib.figure import Figure
 
-    from exactodds.core.display import plot_dists
+    from exactodds.render import plot_dists
 
     ax = Figure().add_subplot()
     plot_dists([Dist.binomial(3, F(1, 2)), Dist.binomial(4, F(1, 3))], ["a", "b"], ax=ax)
@@ -209,11 +209,30 @@ def test_plot_axes_read_well() -> None:
     assert all(float(t).is_integer() for t in ax.get_xticks())
 
 
+def test_at_least_plots_draw_p_of_at_least_x() -> None:
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from exactodds.render import plot_dists
+
+    d6 = Dist.uniform(range(1, 7))
+    ax = Figure().add_subplot()
+    plot_dists([d6, d6 + d6], ["one", "two"], ax=ax, at_least=True)  # several: a line each
+    assert ax.get_ylabel() == "P(at least x)"
+    assert list(ax.lines[0].get_ydata()) == [1, 5 / 6, 4 / 6, 3 / 6, 2 / 6, 1 / 6] + [0] * 6
+    assert list(ax.lines[1].get_ydata())[:3] == [1, 1, 35 / 36]  # P(2D6 >= 3) = 35/36
+    ax = Figure().add_subplot()
+    exactodds.ask("pool", None, n=2, hit="4+").plot(ax=ax, at_least=True)  # one: bars
+    assert [b.get_height() for b in ax.patches] == [1, 3 / 4, 1 / 4]
+    with pytest.raises(InputError, match="at-least plot"):
+        plot_dists([Dist.uniform(["a", "b"])], at_least=True)
+
+
 def test_plot_refusals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     refused(cli("pool", "3", "--hit", "4+", "--plot", str(tmp_path / "x.jpg")), "--plot", ".png, .svg or .pdf")
-    refused(cli("pool", "3", "--hit", "4+", "--cumulative"), "--cumulative", "--plot")
+    refused(cli("pool", "3", "--hit", "4+", "--plot-at-least"), "--plot-at-least", "--plot")
     refused(cli("hd", "shoot", "--dice", "2", "--target-def", "4", "--range-difficulty", "4", "--plot",
-                str(tmp_path / "hd.png"), "--cumulative"), "--cumulative", "numeric")
+                str(tmp_path / "hd.png"), "--plot-at-least"), "--plot-at-least", "numeric")
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     refused(cli("pool", "3", "--hit", "4+", "--plot", str(tmp_path / "x.png")), "matplotlib", "exactodds[plot]")
 
@@ -291,7 +310,7 @@ def test_40k6_help_says_what_it_accepts() -> None:
     flat = " ".join(text.split())
     assert "'-'" not in flat and "AP 1-6 (default: no AP)" in flat
     assert "capped at what the unit can absorb" in flat and "failed saves" in flat
-    assert "--stage" in flat and "--plot" in flat and "--cumulative" in flat
+    assert "--stage" in flat and "--plot" in flat and "--plot-at-least" in flat
 
 
 def test_query_line_keeps_zero() -> None:

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactodds import Dist, InputError, Step, d6, successes
-from exactodds.core.display import (
+from exactodds.render import (
     MAX_ROWS,
     Gap,
     decimal,
@@ -194,7 +194,7 @@ def test_bar_heights_are_the_probabilities(plt) -> None:
     bars = ax.patches
     assert [b.get_x() + b.get_width() / 2 for b in bars] == pytest.approx(list(range(2, 13)))
     assert [b.get_height() for b in bars] == [float(p) for _, p in two.items()]
-    ax = two.plot(survival=True, title="2D6")
+    ax = two.plot(at_least=True, title="2D6")
     assert [b.get_height() for b in ax.patches] == [float(two.at_least(x)) for x in range(2, 13)]
     assert ax.get_title() == "2D6" and ax.get_ylabel() == "P(at least x)"
 
@@ -204,7 +204,7 @@ def test_categorical_outcomes_are_labelled(plt) -> None:
     ax = dist.plot()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["models=1, wounds=2", "models=2, wounds=1"]
     with pytest.raises(InputError, match="numeric outcomes"):
-        dist.plot(survival=True)
+        dist.plot(at_least=True)
 
 
 def test_run_plots_its_stages_side_by_side(plt) -> None:
@@ -214,7 +214,7 @@ def test_run_plots_its_stages_side_by_side(plt) -> None:
     axes = two_stage_run().plot(stages=["start", "hits", "wounds"])
     assert [ax.get_title() for ax in axes] == ["start", "hits", "wounds"]
     assert len({ax.figure for ax in axes}) == 1
-    axes = two_stage_run().plot(stages=["wounds"], survival=True)
+    axes = two_stage_run().plot(stages=["wounds"], at_least=True)
     assert len(axes) == 1
     with pytest.raises(InputError, match="no stage named 'save'"):
         two_stage_run().plot(stages=["save"])
@@ -253,8 +253,28 @@ def test_missing_pandas_is_a_clear_error(monkeypatch) -> None:
         d6.to_pandas()
 
 
+def test_without_a_presenter_core_shows_one_plain_line(monkeypatch) -> None:
+    from exactodds.core import present
+
+    monkeypatch.setitem(present._state, "presenter", None)
+    monkeypatch.setitem(present._state, "loader", None)
+    assert repr(d6) == str(d6) == "Dist(6 outcomes)"
+    assert repr(two_stage_run()) == "Run(start -> hits -> wounds)"
+    for show in (d6._repr_html_, d6._repr_latex_, d6.plot, d6.to_pandas, two_stage_run().plot):
+        with pytest.raises(InputError, match="needs the rendering layer: import exactodds.render"):
+            show()
+
+
+def test_the_top_package_installs_the_rendering_layer() -> None:
+    from exactodds.core import present
+    from exactodds.render import dist_html
+
+    assert present.presenter().dist_html is dist_html
+    assert d6._repr_html_() == dist_html(d6)
+
+
 def test_display_and_symbolic_import_nothing_heavy() -> None:
-    code = ("import sys, exactodds.core.display, exactodds.symbolic\n"
+    code = ("import sys, exactodds.render, exactodds.symbolic\n"
             "print([m for m in ('sympy', 'matplotlib', 'pandas') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

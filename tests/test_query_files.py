@@ -308,3 +308,18 @@ def test_sample_out_file_and_errors(tmp_path: Path) -> None:
                                                                       str(tmp_path)]))
     one_error_line(CliRunner().invoke(main, ["sample", str(path), "-n", "0"]))
     assert "10,000,000" in one_error_line(CliRunner().invoke(main, ["sample", str(path), "-n", "60000000"]))
+
+
+def test_a_profile_file_is_read_once_per_question(tmp_path: Path) -> None:
+    """The query reads the unit file once, when it is given: the answer comes from
+    the bytes it hashed, so removing the file afterwards changes nothing."""
+    unit = tmp_path / "unit.toml"
+    unit.write_text('name = "Grots"\n[[models]]\ncount = 2\ntoughness = 2\nwounds = 1\n')
+    query = Query("40k6", "shoot", {"shots": 1, "bs": 4, "strength": 4, "target": str(unit)})
+    unit.unlink()
+    answer = query.answer()
+    # one shot: BS 4 hits on 3+ (2/3), S4 wounds T2 on 2+ (5/6), no save: a model removed 5/9
+    assert answer.dist.pmf(1) == F(5, 9)
+    ref = query.params.target
+    from exactodds.profiles.wh40k6 import load_target
+    assert ref.parsed(load_target) is ref.parsed(load_target)

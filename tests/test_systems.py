@@ -1,9 +1,8 @@
 """The registry of rule systems: which systems there are, their scenario steps,
-the default system of a scenario file, and no import cycle in the package."""
+and the default system of a scenario file."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from exactodds.rules.hell_dorado import Shot
 from exactodds.rules.hh3.exchange import Exchange, Shoot as HH3Shoot
 from exactodds.rules.wh40k6.steps import Assault, Fight, MoraleCheck, Shoot
 
-PKG = Path(__file__).resolve().parent.parent / "exactodds"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 STEPS = {
@@ -99,45 +97,3 @@ def test_an_unknown_system_in_a_scenario_file_is_refused_in_one_line(tmp_path: P
     with pytest.raises(InputError) as e:
         load_scenario(path)
     assert str(e.value) == f"{path}: system = 'aos': scenarios are for 40k6, hd, hh3"
-
-
-def _module_imports(path: Path, name: str, is_package: bool, modules: set[str]) -> set[str]:
-    """The modules of the package that ``path`` imports, at any depth."""
-    package = name.split(".") if is_package else name.split(".")[:-1]
-    out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        targets: list[str] = []
-        if isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - (node.level - 1)] if node.level else []
-            module = ".".join(base + (node.module.split(".") if node.module else []))
-            targets = [module] + [f"{module}.{a.name}" for a in node.names]
-        elif isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
-        out |= {t for t in targets if t in modules and t != name}
-    return out
-
-
-def test_no_import_cycle_in_the_package() -> None:
-    """Every import statement, at any depth: the modules of exactodds form no
-    cycle (but the Dist and its display, which import each other lazily)."""
-    found: dict[str, tuple[Path, bool]] = {}
-    for path in PKG.rglob("*.py"):
-        parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
-        is_package = parts[-1] == "__init__"
-        found[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
-    graph = {name: _module_imports(path, name, is_package, set(found)) for name, (path, is_package) in found.items()}
-    allowed = {frozenset({"exactodds.core.dist", "exactodds.core.display"})}
-    # a cycle exists iff some module reaches itself; O(modules x imports)
-    cycles = set()
-    for start in graph:
-        seen, todo = set(), list(graph[start])
-        while todo:
-            m = todo.pop()
-            if m == start:
-                cycles.add(start)
-                break
-            if m not in seen:
-                seen.add(m)
-                todo.extend(graph[m])
-    in_allowed = set().union(*allowed)
-    assert cycles <= in_allowed, sorted(cycles - in_allowed)

@@ -221,7 +221,7 @@ def output_options(command: click.Command) -> click.Command:
     return command
 
 
-PLOT_OPTIONS = ("plot", "cumulative")
+PLOT_OPTIONS = ("plot", "plot_at_least")
 """What the plot options of a query command are called in its callback."""
 
 PLOT_SUFFIXES = ("png", "svg", "pdf")
@@ -244,34 +244,35 @@ def _plot_file(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 
 def plot_options(command: click.Command) -> click.Command:
-    """Add ``--plot FILE`` and ``--cumulative`` to a command."""
+    """Add ``--plot FILE`` and ``--plot-at-least`` to a command."""
     command.params += [
         click.Option(["--plot", "plot"], default=None, metavar="FILE", callback=_plot_file, expose_value=True,
                      help="Also draw the answer into FILE (.png, .svg or .pdf; needs the plot extra: "
                           "matplotlib). The answer is still printed."),
-        click.Option(["--cumulative", "cumulative"], is_flag=True,
-                     help="With --plot: draw P(outcome >= x) instead of P(outcome = x) (numeric outcomes)."),
+        click.Option(["--plot-at-least", "plot_at_least"], is_flag=True,
+                     help="With --plot: draw P(outcome >= x), the chance of at least x, instead of "
+                          "P(outcome = x) (numeric outcomes)."),
     ]
     return command
 
 
-def check_plot(plot: str | None, cumulative: bool) -> None:
-    """``--cumulative`` means something only with ``--plot``."""
-    if cumulative and plot is None:
-        raise click.UsageError("--cumulative shapes the plot: give it with --plot FILE")
+def check_plot(plot: str | None, plot_at_least: bool) -> None:
+    """``--plot-at-least`` means something only with ``--plot``."""
+    if plot_at_least and plot is None:
+        raise click.UsageError("--plot-at-least shapes the plot: give it with --plot FILE")
 
 
 def emit_answer(answer: Answer, fmt: str, output: dict[str, Any], plot: str | None = None,
-                cumulative: bool = False, title: str | None = None, xlabel: str | None = None) -> None:
+                plot_at_least: bool = False, title: str | None = None, xlabel: str | None = None) -> None:
     """Print ``answer`` (:func:`render_answer` with the output options), then draw it
     into ``plot`` when given (after checking that the plot can be drawn, so that
     a refused plot prints nothing)."""
-    if plot is not None and cumulative and not answer.numeric:
-        raise click.UsageError("--cumulative needs numeric outcomes (P(outcome >= x)); this answer's "
-                               "outcomes are composite: drop --cumulative")
+    if plot is not None and plot_at_least and not answer.numeric:
+        raise click.UsageError("--plot-at-least needs numeric outcomes (P(outcome >= x)); this answer's "
+                               "outcomes are composite: drop --plot-at-least")
     click.echo(render_answer(answer, fmt, **output))
     if plot is not None:
-        answer.save_plot(plot, cumulative=cumulative, title=title, xlabel=xlabel)
+        answer.save_plot(plot, at_least=plot_at_least, title=title, xlabel=xlabel)
         click.echo(f"plot written to {plot}", err=True)
 
 

@@ -29,7 +29,7 @@ def _query(text: str) -> Query:
     return query_from_args(words)
 
 
-OWN_OPTIONS = {"--format", "--plot", "--cumulative", "--all", "--exact", "--at-least", "--at-most", "--mean",
+OWN_OPTIONS = {"--format", "--plot", "--plot-at-least", "--all", "--exact", "--at-least", "--at-most", "--mean",
                "--max-states"}
 """Options of the command line that say how to answer, not what: refused inside ``--query``."""
 
@@ -47,7 +47,7 @@ OWN_OPTIONS = {"--format", "--plot", "--cumulative", "--all", "--exact", "--at-l
               help="Print long exact fractions in full in the table (JSON and CSV always do).")
 @format_option
 def compare(query_files: tuple[str, ...], queries: tuple[str, ...], all_rows: bool, exact: bool, fmt: str,
-            plot: str | None, cumulative: bool) -> None:
+            plot: str | None, plot_at_least: bool) -> None:
     """Show several queries side by side: the mean of each, P(outcome >= k)
     of each over every outcome any of them has (composite outcomes:
     P(outcome)), and the difference of each from the first (q2 - q1).
@@ -60,16 +60,16 @@ def compare(query_files: tuple[str, ...], queries: tuple[str, ...], all_rows: bo
     """
     from ..comparison import compare as compare_answers
 
-    check_plot(plot, cumulative)
+    check_plot(plot, plot_at_least)
     items: list[Any] = [Query.from_toml(f) for f in query_files] + [_query(q) for q in queries]
     if len(items) < 2:
         raise click.UsageError("compare needs at least two queries (QUERY.toml files or --query options); "
                                f"got {len(items)}")
     result = compare_answers(*items)
-    if plot is not None and cumulative and not result.numeric:
-        raise click.UsageError("--cumulative needs numeric outcomes (P(outcome >= k)); these are composite: "
-                               "drop --cumulative")
+    if plot is not None and plot_at_least and not result.numeric:
+        raise click.UsageError("--plot-at-least needs numeric outcomes (P(outcome >= k)); these are composite: "
+                               "drop --plot-at-least")
     click.echo(result.render(fmt, all_rows=all_rows, exact=exact).rstrip("\n"))
     if plot is not None:
-        result.save_plot(plot, cumulative=cumulative)
+        result.save_plot(plot, at_least=plot_at_least)
         click.echo(f"plot written to {plot}", err=True)

@@ -26,7 +26,7 @@ MAX_SAMPLES = 10_000_000  # about 16 s and 800 MB of CSV here: a bound on one ca
 @click.command("run")
 @click.argument("query_file", metavar="QUERY.toml")
 @format_option
-def run(query_file: str, fmt: str, plot: str | None, cumulative: bool, **output: Any) -> None:
+def run(query_file: str, fmt: str, plot: str | None, plot_at_least: bool, **output: Any) -> None:
     """Answer the query in a TOML query file.
 
     The file names the command and its parameters, with the command's
@@ -41,9 +41,9 @@ def run(query_file: str, fmt: str, plot: str | None, cumulative: bool, **output:
     is `exactodds pool 3 --hit 4+`. Relative profile paths are read from
     the query file's folder.
     """
-    check_plot(plot, cumulative)
+    check_plot(plot, plot_at_least)
     query = Query.from_toml(query_file)
-    emit_answer(query.answer(), fmt, output, plot, cumulative, title=query.command_line(),
+    emit_answer(query.answer(), fmt, output, plot, plot_at_least, title=query.command_line(),
                 xlabel=plot_label(query.typed))
 
 

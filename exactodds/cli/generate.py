@@ -168,15 +168,15 @@ def query_command(spec: Command[Any]) -> click.Command:
 
     def callback(fmt: str, **values: Any) -> None:
         output = {name: values.pop(name) for name in OUTPUT_OPTIONS}
-        plot, cumulative = (values.pop(name) for name in PLOT_OPTIONS)
-        check_plot(plot, cumulative)
+        plot, plot_at_least = (values.pop(name) for name in PLOT_OPTIONS)
+        check_plot(plot, plot_at_least)
         params = build(spec, values, click.get_current_context())
         try:
             answer = spec.compute(params)
         except ParamError as e:
             raise _spelled(e, spec) from None
         query = Query(spec.system, spec.name, params)
-        emit_answer(answer, fmt, output, plot, cumulative, title=query.command_line(), xlabel=plot_label(params))
+        emit_answer(answer, fmt, output, plot, plot_at_least, title=query.command_line(), xlabel=plot_label(params))
 
     clash = set(spec.params.specs()) & {*OUTPUT_OPTIONS, *PLOT_OPTIONS, "fmt", "max_states"}
     assert not clash, f"{spec.title}: parameter names {clash} are taken by the command line's own options"

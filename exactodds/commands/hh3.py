@@ -155,7 +155,7 @@ def shoot(p: ShootParams) -> Answer:
     """
     from ..profiles.hh3 import load_attacker, load_target
 
-    firer, unit = load_attacker(p.attacker.path), load_target(p.target.path)
+    firer, unit = p.attacker.parsed(load_attacker), p.target.parsed(load_target)
     if p.facing is not None and not unit.is_vehicle:
         raise ParamError("{facing} applies to vehicles; " + literal(f"{unit.name!r} has no armour facings"))
     if p.show == "statuses" and not unit.is_vehicle:
@@ -236,8 +236,8 @@ def exchange(p: ExchangeParams) -> Answer:
     from ..rules.scenario import Scenario
     from .scenario import scenario_answer
 
-    a = load_unit(p.attacker.path, role="attacking in an exchange (it is shot at by the return fire)")
-    t = load_unit(p.target.path, role="shot at in an exchange")
+    a = p.attacker.parsed(load_unit, "attacking in an exchange (it is shot at by the return fire)")
+    t = p.target.parsed(load_unit, "shot at in an exchange")
     for key, unit in (("facing", t), ("return_facing", a)):
         if getattr(p, key) is not None and not unit.target.is_vehicle:
             raise ParamError("{" + key + "} applies to vehicles; " + literal(f"{unit.name!r} has no armour facings"))

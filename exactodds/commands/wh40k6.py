@@ -16,7 +16,8 @@ from ..rules.wh40k6.tables import FACINGS
 from ..rules.wh40k6.gets_hot import Firer, shoot_firers, volley_removed
 from ..rules.wh40k6.traits import RANGES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES
-from .kinds import Choice, Count, DiceExpr, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll, Text
+from ..rules.kinds import DiceExpr
+from .kinds import Choice, Count, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
 
@@ -278,7 +279,7 @@ def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
     from ..profiles.wh40k6 import load_target
     from ..rules.wh40k6.vehicles import Vehicle
 
-    unit = load_target(p.target.path)
+    unit = p.target.parsed(load_target)
     snap = overwatch or (isinstance(p, ShootParams) and p.snap)
     attack = _attack(p, snap, p.strength, p.ap)
     if isinstance(unit, Vehicle):
@@ -395,7 +396,7 @@ def fight(p: FightParams) -> Answer:
     """
     from ..profiles.wh40k6 import load_unit
 
-    a, d = load_unit(p.attacker.path, melee=True), load_unit(p.defender.path, melee=True)
+    a, d = p.attacker.parsed(load_unit, True), p.defender.parsed(load_unit, True)
     result = rules.fight(a, d, p.attacker_charged)
     survivors = result.survivors()
     query = {"attacker": p.attacker.written, "defender": p.defender.written, "attacker_unit": a.name,
@@ -461,7 +462,7 @@ def fire(p: FireParams) -> Answer:
     from ..profiles.wh40k6 import load_unit
     from ..rules.wh40k6 import exchange
 
-    a, t = load_unit(p.attacker.path), load_unit(p.target.path)
+    a, t = p.attacker.parsed(load_unit), p.target.parsed(load_unit)
     if not exchange.can_shoot(a):
         raise ParamError("{attacker} " + literal(f"{a.name!r} cannot shoot: none of its model lines has a ranged "
                                                  "weapon (weapon = \"NAME\" and a [weapons.NAME] table)"))
@@ -531,11 +532,11 @@ def assault(p: AssaultParams) -> Answer:
     from .scenario import scenario_answer
 
     try:
-        a = load_unit(p.attacker.path, melee=True)
+        a = p.attacker.parsed(load_unit, True)
     except InputError as e:
         raise ParamError("{attacker} " + literal(e)) from None
     try:
-        d = load_unit(p.defender.path, melee=True)
+        d = p.defender.parsed(load_unit, True)
     except InputError as e:
         raise ParamError("{defender} " + literal(e)) from None
     sc = Scenario({"attacker": a, "defender": d},

@@ -22,6 +22,7 @@ from .checks import count as check_count
 from .checks import exact_number, is_whole
 from .errors import InputError
 from .limits import _meter, charge, check_size, state_units, weights_note
+from .present import presenter, required
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -512,41 +513,32 @@ class Dist:
         """Always exactly 1 (a check used by tests and fuzzers)."""
         return Fraction(sum(self._weights.values()), self._total)
 
+    # Renderings are installed by exactodds.render (see core/present.py); core imports none.
     def __repr__(self) -> str:
-        from .display import dist_repr
-
-        return dist_repr(self)
+        shown = presenter()
+        return shown.dist_repr(self) if shown else f"Dist({len(self)} outcomes)"
 
     def __str__(self) -> str:
         """``print(dist)``: a summary line, then the readable table of
-        :func:`~exactodds.core.display.dist_text` (the window of the most
+        :func:`~exactodds.render.dist_text` (the window of the most
         probable outcomes, 4-significant-digit decimals, long fractions
         shortened); ``dist_text(dist, all_rows=True, exact=True)`` shows all."""
-        from .display import dist_str
-
-        return dist_str(self)
+        shown = presenter()
+        return shown.dist_str(self) if shown else repr(self)
 
     def _repr_html_(self) -> str:
-        from .display import dist_html
-
-        return dist_html(self)
+        return required("an HTML table").dist_html(self)
 
     def _repr_latex_(self) -> str:
-        from .display import dist_latex
-
-        return dist_latex(self)
+        return required("a LaTeX table").dist_latex(self)
 
     def plot(self, **kwargs: Any) -> Any:
         """A bar chart of the distribution (needs the ``plot`` extra: matplotlib)."""
-        from .display import plot_dist
-
-        return plot_dist(self, **kwargs)
+        return required("a plot").plot_dist(self, **kwargs)
 
     def to_pandas(self) -> Any:
         """A pandas DataFrame with outcome, p (Fraction), p_float (needs pandas)."""
-        from .display import dist_to_pandas
-
-        return dist_to_pandas(self)
+        return required("a DataFrame").dist_to_pandas(self)
 
 
 def _add(x: Any, y: Any) -> Any:

@@ -14,7 +14,7 @@ order of :meth:`~exactodds.core.Dist.support`:
 ``Named("target", 0) == "target"`` and ``Labelled((3, 1), ("Rhino", "Rhino"),
 "Hull Points left") == (3, 1)``, with the same hashes, so distributions and
 tests written with plain values are unaffected; only the tables of
-:mod:`exactodds.core.display` read the extra attributes.
+:mod:`exactodds.render` read the extra attributes.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from typing import Any
 from .dist import Dist, Kernel
 from .errors import InputError
 from .limits import work_meter
+from .present import presenter, required
 from .checks import is_whole
 
 
@@ -132,27 +133,21 @@ class Run:
         """Each stage's distribution of ``key(state)``."""
         return {n: d.map(key) for n, d in self.stages.items()}
 
+    # Renderings are installed by exactodds.render (see core/present.py); core imports none.
     def __repr__(self) -> str:
-        from .display import run_repr
-
-        return run_repr(self)
+        shown = presenter()
+        return shown.run_repr(self) if shown else f"Run({' -> '.join(self.stages)})"
 
     def _repr_html_(self) -> str:
-        from .display import run_html
-
-        return run_html(self)
+        return required("an HTML table").run_html(self)
 
     def to_pandas(self, key: Callable[[Any], Any] | None = None) -> Any:
         """Every stage in one long pandas DataFrame with a ``stage`` column (needs pandas)."""
-        from .display import run_to_pandas
-
-        return run_to_pandas(self, key=key)
+        return required("a DataFrame").run_to_pandas(self, key=key)
 
     def plot(self, key: Callable[[Any], Any] | None = None, **kwargs: Any) -> Any:
         """Plot the stages side by side (needs matplotlib)."""
-        from .display import plot_run
-
-        return plot_run(self, key=key, **kwargs)
+        return required("a plot").plot_run(self, key=key, **kwargs)
 
 
 def chain(steps: Iterable[Step]) -> Pipeline:

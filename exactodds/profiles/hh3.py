@@ -95,7 +95,7 @@ from ..rules.hh3.units import (
     TargetUnit,
     Weapon,
 )
-from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
+from ..tomlfiles import ProfileRef, between, load_toml, no_unknown_keys, optional, require
 
 ATTACKER_KEYS = {"name", "rushed", "locked_in_combat", "embarked", "pinned", "moved", "models", "weapons"}
 FIRING_MODEL_KEYS = {"name", "count", "bs", "weapon"}
@@ -178,11 +178,10 @@ def _weapon(name: str, w: object, path: Path) -> Weapon:
     )
 
 
-def load_attacker(path: str | Path) -> AttackingUnit:
+def load_attacker(path: str | Path | ProfileRef) -> AttackingUnit:
     """Read an attacker file (see the module docstring). A unit file that also
     carries target stats (see :func:`load_unit`) reads as its firing models."""
-    path = Path(path)
-    return attacker_from_doc(load_toml(path), path)
+    return attacker_from_doc(load_toml(path), Path(path))
 
 
 def _fires(m: dict) -> bool:
@@ -276,11 +275,10 @@ def _target_model(m: dict, path: Path, where: str) -> TargetModels:
     )
 
 
-def load_target(path: str | Path) -> TargetUnit:
+def load_target(path: str | Path | ProfileRef) -> TargetUnit:
     """Read a target file (see the module docstring). A unit file that also
     carries firing models (see :func:`load_unit`) reads as its target profile."""
-    path = Path(path)
-    return target_from_doc(load_toml(path), path)
+    return target_from_doc(load_toml(path), Path(path))
 
 
 def target_from_doc(doc: dict, path: Path, default_name: str | None = None, role: str = "") -> TargetUnit:
@@ -319,10 +317,9 @@ def target_from_doc(doc: dict, path: Path, default_name: str | None = None, role
         raise InputError(f"{path}: {e}") from None
 
 
-def load_unit(path: str | Path, role: str = "that shoots and is shot at") -> ShootingUnit:
+def load_unit(path: str | Path | ProfileRef, role: str = "that shoots and is shot at") -> ShootingUnit:
     """Read a unit file that both shoots and is shot at (see the module docstring)."""
-    path = Path(path)
-    return unit_from_doc(load_toml(path), path, role=role)
+    return unit_from_doc(load_toml(path), Path(path), role=role)
 
 
 def unit_from_doc(doc: dict, path: Path, default_name: str | None = None,

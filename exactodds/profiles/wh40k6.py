@@ -57,7 +57,7 @@ from . import dice_count
 from ..rules.wh40k6.traits import MODEL_RULES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES, Weapon
 from ..rules.wh40k6.vehicles import Vehicle
-from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
+from ..tomlfiles import ProfileRef, between, load_toml, no_unknown_keys, optional, require
 
 UNIT_KEYS = {"name", "models", "weapons"}
 WEAPON_KEYS = {"range", "shots", "strength", "ap", "type", "rules", "poisoned", "random_shots"}
@@ -150,12 +150,11 @@ def unit_from_doc(doc: dict, path: Path, melee: bool = False, default_name: str 
     return _unit(doc, path, melee, default_name)
 
 
-def load_unit(path: str | Path, melee: bool = False) -> Unit:
+def load_unit(path: str | Path | ProfileRef, melee: bool = False) -> Unit:
     """Read a unit file; ``melee=True`` requires every model's close-combat profile."""
-    if not isinstance(path, (str, Path)):
+    if not isinstance(path, (str, Path, ProfileRef)):
         raise InputError(f"a unit file is given by its path (text), not {path!r:.60}")
-    path = Path(path)
-    return _unit(load_toml(path), path, melee)
+    return _unit(load_toml(path), Path(path), melee)
 
 
 def _unit(doc: dict, path: Path, melee: bool, default_name: str | None = None) -> Unit:
@@ -218,16 +217,16 @@ VEHICLE_KEYS = {"name", "count", "front", "side", "rear", "hull_points", "open_t
 """
 
 
-def load_target(path: str | Path, melee: bool = False) -> Unit | Vehicle:
+def load_target(path: str | Path | ProfileRef, melee: bool = False) -> Unit | Vehicle:
     """Read a unit file, or a vehicle file (a [[models]] line with armour values)."""
-    if not isinstance(path, (str, Path)):
+    if not isinstance(path, (str, Path, ProfileRef)):
         raise InputError(f"a unit file is given by its path (text), not {path!r:.60}")
     p = Path(path)
-    doc = load_toml(p)
+    doc = load_toml(path)
     lines = doc.get("models")
     if not (isinstance(lines, list) and any(isinstance(m, dict) and {"front", "side", "rear", "hull_points"} & set(m)
                                             for m in lines)):
-        return load_unit(p, melee)
+        return load_unit(path, melee)
     no_unknown_keys(doc, UNIT_KEYS, p)
     if melee:
         raise InputError(f"{p}: is a vehicle; fighting vehicles is not modelled")
