@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
@@ -29,6 +30,7 @@ from .steps import (
     optimal_reroll_policy,
     parity_threshold,
     recipient,
+    recipient_of_rolls,
 )
 
 
@@ -38,7 +40,7 @@ def shot_pipeline(shot: Shot, damage: DamageKernel | Mapping[str, DamageKernel] 
     Run it on ``Dist.constant(shot)`` (or use :func:`shoot`).
     """
     _check_recipients(shot)
-    pipeline = Step.kernel("attack roll", attack_roll) >> Step.kernel("recipient", lambda s: recipient(s, shot))
+    pipeline = Step.kernel("attack roll", attack_roll) >> Step.whole("recipient", lambda d: recipient_of_rolls(d, shot))
     if damage is not None:
         pipeline = pipeline >> Step.kernel("damage", damage_step(damage))
     return pipeline
@@ -77,23 +79,32 @@ class ShotResult:
         """The joint distribution over (recipient, damage), if a damage kernel was given."""
         return self.run.stages.get("damage")
 
+    @cached_property
+    def _sums(self) -> tuple[dict[str, int], dict[str, int], int]:
+        """Per recipient: the integer weight of receiving the hits, and of the hits
+        received (weight x hits), over the joint's denominator. O(outcomes)."""
+        chance = dict.fromkeys(self.shot.recipients, 0)
+        hits = dict.fromkeys(self.shot.recipients, 0)
+        joint = self.hits
+        for o, w in joint.weights().items():
+            chance[o.recipient] += w
+            hits[o.recipient] += w * o.hits
+        return chance, hits, joint.denominator
+
     def p_recipient(self) -> dict[str, Fraction]:
         """P(each recipient receives the hits), ``none`` for a miss; sums to 1."""
-        marginal = self.hits.marginal("recipient")
-        return {name: marginal.pmf(name) for name in self.shot.recipients}
+        chance, _, total = self._sums
+        return {name: Fraction(w, total) for name, w in chance.items()}
 
     def p_friend_hit(self) -> Fraction:
         """P(the hits go to one of the shooter's friends)."""
-        friends = {f.name for f in self.shot.impair_candidates if f.friend}
-        return self.hits.prob(lambda o: o.recipient in friends)
+        chance, _, total = self._sums
+        return Fraction(sum(chance[f.name] for f in self.shot.impair_candidates if f.friend), total)
 
     def expected_hits(self) -> dict[str, Fraction]:
         """Expected hits received by each fighter (over all shots, misses included)."""
-        out = {name: Fraction(0) for name in self.shot.recipients if name != NONE}
-        for o, p in self.hits.items():
-            if o.recipient != NONE:
-                out[o.recipient] += o.hits * p
-        return out
+        _, hits, total = self._sums
+        return {name: Fraction(w, total) for name, w in hits.items() if name != NONE}
 
 
 def shoot(shot: Shot, damage: DamageKernel | Mapping[str, DamageKernel] | None = None) -> ShotResult:

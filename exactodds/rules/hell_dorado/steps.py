@@ -224,6 +224,28 @@ def recipient(summary: RollSummary, shot: Shot) -> Dist:
     return Dist.uniform(HitOn(names[f.name], summary.hits) for f in shot.impair_candidates)
 
 
+def recipient_of_rolls(rolls: Dist, shot: Shot) -> Dist:
+    """:func:`recipient` applied to the whole distribution of attack rolls at once:
+    the joint (recipient, hits), built from the rolls' integer weights (each
+    weight times the number of candidates, split evenly among them on an impair).
+    O(rolls x candidates) additions, no fractions (the same Dist as
+    ``rolls.then(lambda s: recipient(s, shot))``)."""
+    names = shot.named_recipients
+    miss, target = HitOn(names[NONE], 0), names[shot.target.name]
+    fighters = [names[f.name] for f in shot.impair_candidates] if shot.parity_check else []
+    scale = len(fighters) or 1
+    weights: dict[HitOn, int] = {}
+    for (hits, parity_ok), w in rolls.weights().items():
+        if hits == 0:
+            weights[miss] = weights.get(miss, 0) + w * scale
+        elif parity_ok or not fighters:
+            weights[HitOn(target, hits)] = w * scale
+        else:
+            for name in fighters:
+                weights[HitOn(name, hits)] = w
+    return Dist.from_weights(weights)
+
+
 DamageKernel = Callable[[int], Dist]
 """Hits -> distribution of damage (the shooting rules give no damage table)."""
 
