@@ -343,7 +343,7 @@ class ShootingAttack:
         """Step 7 for one group: HitStage -> WoundStage (or PenetrationStage)."""
         weapon, models = group.weapon, self.models
         shield = shield_active(self.conditions)
-        facing = self.conditions.facing
+        facing = self.conditions.facing_hit
         vehicle = self.target.is_vehicle
 
         def roll(s: HitStage) -> Dist:
