@@ -1,15 +1,8 @@
-"""Hell Dorado: the rule steps of a shot, each a function named after the step,
-with the rule's sentence beside the code that implements it.
-
-1. :func:`attack_difficulty` - the difficulty of the attack roll;
-2. :func:`parity_check_applies` - whether an impair is possible at all;
-3. :func:`attack_roll` - the dice, their rerolls, the hits and the parity
-   count, as the exact distribution of :class:`RollSummary`;
-4. :func:`recipient` - who receives the hits (:class:`HitOn`);
-5. :func:`damage_step` - a caller's damage kernel applied per recipient.
-
-The raw-roll versions (:func:`count_hits`, :func:`count_parity`,
-:func:`commits_impair`) are for worked examples and tests.
+"""Hell Dorado: the rule steps of a shot (listed in :mod:`exactodds.rules.hell_dorado`),
+each a function named after the step, with the rule's sentence beside the code that
+implements it; :func:`recipient_of_rolls` is the recipient step over a whole
+distribution of rolls. The raw-roll versions (:func:`count_hits`,
+:func:`count_parity`, :func:`commits_impair`) are for worked examples and tests.
 """
 
 from __future__ import annotations
