@@ -75,7 +75,7 @@ class ShootParams(rules.Conditions, _Units):
         ("moved", lambda p, attack: True if p.moved or attack.attacker.moved else OMIT),
         when("majority_bs"), ("not_firing", lambda p, attack: attack.skipped), "cover", "overwatch", "reaction",
         "medic_roll", ("facing", lambda p, attack: p.facing_hit if attack.target.is_vehicle else None),
-        ("crits_first", lambda p, *_: p.crits_first), ("show", lambda p, *_: None if p.stage else p.show), "stage",
+        ("crits_first", lambda p, *_: not p.crits_last), ("show", lambda p, *_: None if p.stage else p.show), "stage",
     )
 
 

@@ -263,7 +263,7 @@ def make_shot(dice: int, target_def: int, engaged_defs: Sequence[int] = (), rang
         if not is_whole(i) or not 1 <= i <= len(others):
             raise InputError(f"enemy position {i!r:.40} is not one of the {len(others)} fighters "
                              f"(positions 1 to {len(others)})")
-    fighters = [(d, i not in set(enemies)) if is_whole(d) else d for i, d in enumerate(others, 1)]
+    fighters: list[Any] = [(d, i not in set(enemies)) if is_whole(d) else d for i, d in enumerate(others, 1)]
     return Shot(dice=dice, target_def=target_def, engaged_def=tuple(fighters[len(candidate_defs):]),
                 range_difficulty=range_difficulty, name=tuple(names), behind=behind,
                 candidate_def=tuple(fighters[:len(candidate_defs)]), elevated=elevated,

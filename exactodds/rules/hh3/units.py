@@ -305,7 +305,7 @@ class Conditions(Params):
     ``order``: fire groups named first resolve first (the rest follow in file
     order). ``crits_last``: within a fire group, wounds (and penetrating hits)
     from Critical Hits are resolved after the others (the default: before;
-    ``crits_first=False`` says the same, and :attr:`crits_first` reads it).
+    the constructor also takes ``crits_first=False`` for the same).
     ``moved``: the firing unit moved (its Heavy weapons fire snap shots; the
     attacker file may say so too). ``majority_bs``: every group rolls on the
     hit table at the unit's majority Ballistic Skill (the literal reading of
@@ -352,11 +352,6 @@ class Conditions(Params):
     def facing_hit(self) -> str:
         """The armour facing hit: ``facing``, front by default."""
         return self.facing or "front"
-
-
-Conditions.crits_first = property(  # type: ignore[assignment,misc]
-    lambda self: not self.crits_last,
-    doc="Whether wounds from Critical Hits are resolved before the others (not ``crits_last``).")
 
 
 @dataclass(frozen=True)
