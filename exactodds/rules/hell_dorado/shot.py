@@ -259,14 +259,17 @@ def make_shot(dice: int, target_def: int, engaged_defs: Sequence[int] = (), rang
     if reroll not in REROLL_RULES:
         raise InputError(f"reroll rule {reroll!r:.40} is not one of {', '.join(REROLL_RULES)}")
     others = list(candidate_defs) + list(engaged_defs)
+    kind = ("candidate" + (" or engaged fighter" if engaged_defs else "")) if behind else "engaged fighter"
     for i in enemies:
         if not is_whole(i) or not 1 <= i <= len(others):
-            raise InputError(f"enemy position {i!r:.40} is not one of the {len(others)} fighters "
+            raise InputError(f"enemy position {i!r:.40} is not one of the {len(others)} {kind}s "
                              f"(positions 1 to {len(others)})")
-    fighters: list[Any] = [(d, i not in set(enemies)) if is_whole(d) else d for i, d in enumerate(others, 1)]
+    enemy_set = set(enemies)
+    fighters: list[Any] = [(d, i not in enemy_set) if is_whole(d) else d for i, d in enumerate(others, 1)]
     return Shot(dice=dice, target_def=target_def, engaged_def=tuple(fighters[len(candidate_defs):]),
                 range_difficulty=range_difficulty, name=tuple(names), behind=behind,
                 candidate_def=tuple(fighters[:len(candidate_defs)]), elevated=elevated,
-                no_candidate_difficulty=behind and not candidates_in_difficulty, allow_low_difficulty=allow_low_difficulty,
+                no_candidate_difficulty=behind and not candidates_in_difficulty,
+                allow_low_difficulty=allow_low_difficulty,
                 reroll_failed=reroll == "failed", reroll_up_to=budget if reroll == "up-to" else None,
                 policy=policy, objective=None if objective == "p-target" else objective)
