@@ -2,7 +2,7 @@
 
 From the French "Lesrens" community rules of Hell Dorado; docs/hell_dorado.md
 gives each rule in English beside the original sentence. Each rule step is a
-function named after it (in :mod:`.steps`), with the original sentence quoted
+function named after it (in :mod:`.difficulty` and :mod:`.steps`), with the original sentence quoted
 beside the code that implements it:
 
 1. :func:`attack_difficulty` - the difficulty of the attack roll;
@@ -49,17 +49,28 @@ Choices where the rules are silent (all documented in docs/hell_dorado.md):
 
 from ...dice.budget import BudgetState
 from .shooting import RerollDecision, ShotResult, reroll_decisions, resolve_roll, shoot, shot_pipeline
-from .shot import DEF, DEF_MAX, DEF_MIN, REROLL_RULES, TARGET, Fighter, FighterDef, Rerolls, Shot, make_shot
-from .steps import (
+from .difficulty import attack_difficulty, parity_check_applies
+from .shot import (
+    DEF,
+    DEF_MAX,
+    DEF_MIN,
     NONE,
     OBJECTIVES,
     POLICIES,
+    REROLL_RULES,
     SIDES,
+    TARGET,
+    Fighter,
+    FighterDef,
+    Rerolls,
+    Shot,
+    make_shot,
+)
+from .steps import (
     DamageKernel,
     DamageOn,
     HitOn,
     RollSummary,
-    attack_difficulty,
     attack_roll,
     commits_impair,
     count_hits,
@@ -68,7 +79,6 @@ from .steps import (
     face_classes,
     hit_target,
     optimal_reroll_policy,
-    parity_check_applies,
     parity_threshold,
     recipient,
     reroll_policy,

@@ -14,10 +14,8 @@ from typing import Any
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...core.limits import state_units, weights_note
 from ...dice.budget import first_roll_states
-from .shot import Shot
+from .shot import NONE, SIDES, Shot
 from .steps import (
-    NONE,
-    SIDES,
     DamageKernel,
     RollSummary,
     _payoff_scale,

@@ -22,10 +22,17 @@ from ...core.checks import is_whole
 from ...core.kinds import Choice, Count, Flag, Kind, KindError, Many, Text
 from ...core.labels import Named
 from ...core.params import ParamError, Params, literal, param
-from .steps import NONE, OBJECTIVES, POLICIES, attack_difficulty, parity_check_applies
+from .difficulty import attack_difficulty, parity_check_applies
 
 DEF_MIN, DEF_MAX = 1, 10
 """Allowed DEF values and range difficulties (a difficulty of 7+ cannot be hit on a d6)."""
+SIDES = 6
+POLICIES = ("odd-first", "even-first", "optimal")
+OBJECTIVES = ("p-target", "target-hits", "no-friendly-fire")
+"""Objectives of the optimal reroll policy: P(the original target is hit),
+expected hits on the original target, P(no friend is hit)."""
+NONE = "none"
+"""The recipient of a shot that scores no hit."""
 REROLL_RULES = ("none", "failed", "up-to")
 TARGET = "target"
 

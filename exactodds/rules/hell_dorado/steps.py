@@ -8,23 +8,14 @@ distribution of rolls. The raw-roll versions (:func:`count_hits`,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from ...core import Dist, InputError
 from ...dice import Target, d6, reroll_once
 from ...dice.attributes import FaceClasses, margin_weights
 from ...dice.budget import OptimalPolicy, Policy, ThresholdPayoff, budget_split, optimal_policy, priority_policy
 
-if TYPE_CHECKING:
-    from .shot import Shot
-
-SIDES = 6
-POLICIES = ("odd-first", "even-first", "optimal")
-OBJECTIVES = ("p-target", "target-hits", "no-friendly-fire")
-"""Objectives of the optimal reroll policy: P(the original target is hit),
-expected hits on the original target, P(no friend is hit)."""
-NONE = "none"
-"""The recipient of a shot that scores no hit."""
+from .shot import NONE, OBJECTIVES, SIDES, Shot
 
 
 # -------------------------------------------------------------- outcomes
@@ -51,30 +42,7 @@ class DamageOn(NamedTuple):
     damage: int
 
 
-# ------------------------------------------------------------ rule steps
-def attack_difficulty(target_def: int, engaged_defs: Sequence[int] = (), range_difficulty: int | None = None) -> int:
-    """The difficulty of the attack roll.
-
-    « La difficulté du jet d'attaque est la plus haute valeur entre la DEF
-    de la cible, la DEF de tous les combattants engagés par la cible et la
-    difficulté imposée par la distance. »
-    """
-    values = [target_def, *engaged_defs] + ([] if range_difficulty is None else [range_difficulty])
-    return max(values)
-
-
-def parity_check_applies(candidates: int, elevated: bool = False) -> bool:
-    """Whether the parity count decides who is hit.
-
-    « Si la cible du tir n'engage aucun adversaire (p. 44), alors il n'y a
-    aucun risque d'impair, et le tir se déroule normalement. »
-    « si le tireur et/ou sa cible sont plus hauts que les combattants qui se
-    trouvent entre eux, la ligne de vue n'est pas bloquée et le tir se
-    déroule normalement. »
-    """
-    return candidates > 0 and not elevated
-
-
+# ------------------------------------------------------------ rule steps 3-5
 def hit_target(difficulty: int) -> Target:
     """A die hits when it shows at least the difficulty (7+: never, 1: always)."""
     return Target.clamped(difficulty, SIDES)
