@@ -378,7 +378,7 @@ def test_hh3_shoot_with_random_small_units(count: int, bs: int, strength: int, a
        st.booleans())
 def test_hell_dorado_with_junk(dice: Any, target_def: Any, engaged: Any, range_difficulty: Any, reroll: Any,
                                budget: Any, policy: Any, behind: bool) -> None:
-    """rules/hell_dorado.py: a shot built from junk or random small values."""
+    """rules/hell_dorado: a shot built from junk or random small values."""
     kwargs = {"candidate_defs": engaged, "behind": True} if behind else {}
     shot = call_api(make_shot, dice, target_def, () if behind else engaged, range_difficulty, reroll=reroll,
                     budget=budget, policy=policy, **kwargs)

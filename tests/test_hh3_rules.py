@@ -180,8 +180,8 @@ def test_reaction_errors(target: TargetUnit, conditions: Conditions, needle: str
     ({"overwatch": True, "reaction": "smoke"}, "cannot react"),
     ({"reaction": "medic"}, "recovery roll.s target \\(medic_roll"),
     ({"medic_roll": Target.at_least(5)}, "Medic reaction"),
-    ({"cover": "heavy"}, "light, medium, dense"),
-    ({"facing": "top"}, "front, side, rear"),
+    ({"cover": "heavy"}, "^cover: 'heavy' is not one of 'light', 'medium', 'dense'$"),
+    ({"facing": "top"}, "^facing: 'top' is not one of 'front', 'side', 'rear'$"),
 ])
 def test_condition_errors(kw: dict, needle: str) -> None:
     with pytest.raises(InputError, match=needle):

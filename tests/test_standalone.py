@@ -128,7 +128,7 @@ def file_text(path: Path) -> str:
 def test_the_scan_covers_every_kind_of_text() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in scanned_files()}
     for expected in ["README.md", "docs/hell_dorado.md", "docs/wh40k6.md", "docs/hh3.md", "docs/validating.md",
-                     "exactodds/rules/hell_dorado.py", "exactodds/cli/files.py", "exactodds/core/dist.py",
+                     "exactodds/rules/hell_dorado/steps.py", "exactodds/cli/files.py", "exactodds/core/dist.py",
                      "notebooks/hell_dorado.ipynb", "notebooks/validating.ipynb",
                      "examples/validation/simulate_bs8.py"]:
         assert expected in names

@@ -1,12 +1,19 @@
-"""``pool``: successes of a pool of dice, with rerolls."""
+"""``pool``: successes of a pool of dice, with rerolls.
+
+The parameters stay a command: the dice layer below has no input object of its
+own (its functions take a count and chances, and the rule systems call them with
+chances they compute), so this class is the one place a pool's fields are declared.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..answer import Answer
 from ..dice import Target, reroll_failed_chance, successes, target_with_reroll
 from ..dice import reroll_up_to as reroll_up_to_dist
+from .described import Layout, described
 from .kinds import Count, Faces, Flag, TargetNumber
 from .params import ParamError, Params, param
 from .registry import define
@@ -25,6 +32,8 @@ class PoolParams(Params):
     reroll_failed: bool = param(Flag(), "Reroll every failed die once.", False)
     reroll_up_to: int | None = param(Count(0, what="a reroll budget"),
                                      "Reroll at most K failed dice once (a shared budget).", None, metavar="K")
+
+    QUERY: ClassVar[Layout] = ("n", "hit", "sides", "reroll", "reroll_hit", "reroll_failed", "reroll_up_to")
 
     def check(self) -> None:
         if self.hit.kind != "at_least" and (self.reroll or self.reroll_failed or self.reroll_up_to is not None
@@ -58,7 +67,4 @@ def pool(p: PoolParams) -> Answer:
         dist = reroll_up_to_dist(p.n, p.reroll_up_to, p_first, p_again)
     else:
         dist = successes(p.n, p_first)
-    query = {"n": p.n, "hit": str(p.hit), "sides": p.sides, "reroll": list(p.reroll),
-             "reroll_hit": None if p.reroll_hit is None else str(p.reroll_hit),
-             "reroll_failed": p.reroll_failed, "reroll_up_to": p.reroll_up_to}
-    return Answer(dist, query)
+    return Answer(dist, described(p))

@@ -8,6 +8,7 @@
 - :mod:`.reactions`: Shield, Smoke screen, Medic.
 - :mod:`.after`: panic, Routed, the Cool test.
 - :mod:`.attack`: eligibility, fire groups, saves and mitigation, the pipeline.
+- :mod:`.inputs`: the typed inputs of the hit, wound and penetration steps.
 - :mod:`.units`: the data classes of units, weapons and conditions.
 - :mod:`.exchange`: return fire (an attack and the target's answer with
   every model it had at the start) and attacks in sequence, as scenario steps.
@@ -23,6 +24,7 @@ Quick use::
 from .after import Aftermath
 from .attack import AttackRun, ShootingAttack, TargetState, fire_groups, shoot
 from .hits import HitRoll, hit_rolls
+from .inputs import HitRolls, PenetrationTests, WoundRolls
 from .units import (
     Armour,
     AttackingUnit,
@@ -41,5 +43,5 @@ __all__ = [
     "Aftermath", "AttackRun", "ShootingAttack", "TargetState", "fire_groups", "shoot",
     "HitRoll", "hit_rolls", "Armour", "AttackingUnit", "Conditions", "FireGroup", "FiringModels",
     "ShootingUnit", "TargetModels", "TargetUnit", "Weapon", "Penetration", "VehicleHits", "penetration_rolls",
-    "WoundRoll", "wound_rolls",
+    "WoundRoll", "wound_rolls", "HitRolls", "PenetrationTests", "WoundRolls",
 ]

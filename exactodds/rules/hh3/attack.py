@@ -343,7 +343,7 @@ class ShootingAttack:
         """Step 7 for one group: HitStage -> WoundStage (or PenetrationStage)."""
         weapon, models = group.weapon, self.models
         shield = shield_active(self.conditions)
-        facing = self.conditions.facing
+        facing = self.conditions.facing_hit
         vehicle = self.target.is_vehicle
 
         def roll(s: HitStage) -> Dist:
@@ -365,13 +365,13 @@ class ShootingAttack:
     def saves_for(self, group: FireGroup) -> Callable[[Dist], Dist]:
         """Steps 8-9 for one group: wounds (or penetration results) -> DamageStage.
 
-        Critical Hits first unless ``conditions.crits_first`` is False; against
+        Critical Hits first unless ``conditions.crits_last``; against
         vehicles: penetrating Critical Hits, other penetrating hits, then the
         glancing hits."""
         models = _alloc_models(self.models, group.weapon, self.conditions)
         crit = _damage_kernel(models, group.weapon.damage + 1)
         normal = _damage_kernel(models, group.weapon.damage)
-        first = self.conditions.crits_first
+        first = not self.conditions.crits_last
         if self.target.is_vehicle:
             glance = _glance_kernel(models, self.conditions)
             kernels = [crit, normal, glance] if first else [normal, crit, glance]

@@ -7,11 +7,14 @@ name the file and key; the checks here protect callers of the Python API.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 from ...core import Dist, InputError
 from ...dice import Target
 from ...core.checks import whole_number
+from ...core.kinds import Choice, Flag, Many, Text
+from ...core.params import ParamError, Params, param
+from ...dice.kinds import TargetNumber
 from ..allocation import alive_per_line
 from ..common import save_value
 from ..random_count import DiceCount
@@ -293,52 +296,62 @@ class TargetUnit:
         return sum(m.count for m in self.models)
 
 
-@dataclass(frozen=True)
-class Conditions:
-    """Everything about one shooting attack that is not in the two units.
+@dataclass(frozen=True, kw_only=True)
+class Conditions(Params):
+    """Everything about one shooting attack that is not in the two units: one typed
+    field each, with its kind, default and help; :meth:`check` refuses bad
+    combinations.
 
     ``order``: fire groups named first resolve first (the rest follow in file
-    order). ``crits_first``: within a fire group, wounds (and penetrating
-    hits) from Critical Hits are resolved before the others (the default).
+    order). ``crits_last``: within a fire group, wounds (and penetrating hits)
+    from Critical Hits are resolved after the others (the default: before;
+    the constructor also takes ``crits_first=False`` for the same).
     ``moved``: the firing unit moved (its Heavy weapons fire snap shots; the
     attacker file may say so too). ``majority_bs``: every group rolls on the
     hit table at the unit's majority Ballistic Skill (the literal reading of
-    the rule) instead of its own models' BS (the default).
+    the rule) instead of its own models' BS (the default). ``facing``: the
+    armour facing hit (None: front).
     """
 
-    cover: str | None = None
-    overwatch: bool = False
-    pinned: bool = False
-    intercept: bool = False
-    reaction: str | None = None
-    medic_roll: Target | None = None
-    facing: str = "front"
-    order: tuple[str, ...] = ()
-    crits_first: bool = True
-    moved: bool = False
-    majority_bs: bool = False
+    cover: str | None = param(Choice(tuple(COVER_SAVES)), "Area terrain cover: light 6+, medium 5+, dense 4+ "
+                              "(not affected by AP).", None)
+    overwatch: bool = param(Flag(), "Overwatch fire: the target gets no cover and no Shrouded.", False)
+    pinned: bool = param(Flag(), "The firing unit is Pinned: snap shots.", False)
+    intercept: bool = param(Flag(), "The Intercept reaction: snap shots.", False)
+    moved: bool = param(Flag(), "The firing unit moved: its Heavy weapons fire snap shots.", False)
+    majority_bs: bool = param(Flag(), "Read the hit table at the unit's majority Ballistic Skill for every "
+                              "fire group (ties: the highest) instead of each group's own BS.", False)
+    reaction: str | None = param(Choice(REACTIONS), "The target's reaction: shield (+1 T), smoke (Shrouded 5+), "
+                                 "medic (recovery rolls).", None)
+    medic_roll: Target | None = param(TargetNumber(), "The Medic's recovery roll, X+ (with {reaction} medic; the "
+                                      "rules give no default).", None)
+    facing: str | None = param(Choice(FACINGS), "Armour facing hit, for vehicle targets (default front).", None)
+    order: tuple[str, ...] = param(Many(Text()), "Resolve this fire group first (repeat for more; the others "
+                                   "follow in file order).", (), metavar="GROUP")
+    crits_last: bool = param(Flag(), "Resolve the wounds from Critical Hits after the others (default: before).",
+                             False)
+    crits_first: InitVar[bool | None] = None
 
-    def __post_init__(self) -> None:
-        _choice(self.cover, "cover", tuple(COVER_SAVES))
-        _choice(self.reaction, "reaction", REACTIONS)
-        _choice(self.facing, "facing", FACINGS, optional=False)
-        for key in ("overwatch", "pinned", "intercept", "crits_first", "moved", "majority_bs"):
-            _flag(getattr(self, key), f"conditions: {key}")
-        if self.medic_roll is not None and not isinstance(self.medic_roll, Target):
-            raise InputError(f"the medic roll must be a Target (e.g. Target.parse('5+')), not {self.medic_roll!r:.60}")
-        if isinstance(self.order, (str, bytes)) or not isinstance(self.order, (tuple, list)) or \
-                not all(isinstance(g, str) for g in self.order):
-            raise InputError(f"the fire group order must be a list of group names, not {self.order!r:.60}")
-        object.__setattr__(self, "order", tuple(self.order))
+    def __post_init__(self, crits_first: bool | None) -> None:  # type: ignore[override]
+        if crits_first is not None:  # the other spelling of crits_last
+            object.__setattr__(self, "crits_last", not _flag(crits_first, "conditions: crits_first"))
+        super().__post_init__()
+
+    def check(self) -> None:
         if self.overwatch and self.cover is not None:
-            raise InputError("Overwatch fire gives the target no cover save: drop the cover (or overwatch=False)")
+            raise ParamError("Overwatch fire gives the target no cover save: drop the cover (or {overwatch})")
         if self.overwatch and self.reaction is not None:
-            raise InputError("a unit fired at by Overwatch is the charging unit, which cannot react: "
-                             "drop the reaction (or overwatch=False)")
+            raise ParamError("a unit fired at by Overwatch is the charging unit, which cannot react: "
+                             "drop the reaction (or {overwatch})")
         if self.reaction == "medic" and self.medic_roll is None:
-            raise InputError("the Medic reaction needs the recovery roll's target (medic_roll, e.g. Target.parse('5+'))")
+            raise ParamError("the Medic reaction needs the recovery roll's target ({medic_roll} X+)")
         if self.medic_roll is not None and self.reaction != "medic":
-            raise InputError("a medic roll is only used with the Medic reaction (reaction='medic')")
+            raise ParamError("a medic roll is only used with the Medic reaction ({reaction} medic)")
+
+    @property
+    def facing_hit(self) -> str:
+        """The armour facing hit: ``facing``, front by default."""
+        return self.facing or "front"
 
 
 @dataclass(frozen=True)
