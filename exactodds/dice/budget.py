@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..core import Dist, InputError, check_size
 from ..core.checks import count as check_count
@@ -241,8 +241,8 @@ def budget_split(n: int, classes: FaceClasses, threshold: int, k: int, policy: P
     return out
 
 
-def budget_split_dist(n: int, die: Dist, first: Callable[[object], bool], second: Callable[[object], bool],
-                      threshold: int, k: int, policy: Policy) -> Dist:
+def budget_split_dist(n: int, die: Dist[Any], first: Callable[[object], bool], second: Callable[[object], bool],
+                      threshold: int, k: int, policy: Policy) -> Dist[Any]:
     """:func:`budget_split` as a Dist over ``(successes, count_second >= threshold)``."""
     classes = FaceClasses.of_die(die, first, second)
     return Dist.from_weights(budget_split(n, classes, threshold, k, policy))
