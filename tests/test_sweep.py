@@ -362,3 +362,32 @@ def test_dask_address_errors_are_one_line(tmp_path: Path, args: list[str], messa
     pytest.importorskip("distributed", reason="dask.distributed is not installed")
     r = CliRunner().invoke(main, ["sweep", str(pool_grid(tmp_path))] + args)
     assert r.exit_code == 2 and r.output.count("\n") == 1 and message in r.output
+
+
+def test_a_cached_answer_cannot_be_changed_by_a_reader() -> None:
+    import dataclasses
+    import pickle
+
+    cache = AnswerCache()
+    query = Query("pool", None, {"n": 2, "hit": "4+"})
+    answer = cache.answer(query)
+    assert answer.mean == 1 and answer.query["n"] == 2
+    before = dict(answer.query)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.mean = F(2)  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.dist = Dist.constant(0)  # type: ignore[misc]
+    for mapping in (answer.query, answer.extras, answer.stages):
+        with pytest.raises(TypeError, match="read-only"):
+            mapping["x"] = 1
+        with pytest.raises(TypeError, match="read-only"):
+            mapping.update(x=1)
+    with pytest.raises(TypeError, match="read-only"):
+        answer.query.pop("n")
+    again = cache.answer(query)
+    assert again is answer and again.query == before and again.mean == 1
+    assert cache.info().hits == 1
+    # a changed copy is a new answer; the cached one stays as it was
+    more = dataclasses.replace(answer, extras={**answer.extras, "p_two": F(1, 4)})
+    assert more.extras == {"p_two": F(1, 4)} and answer.extras == {}
+    assert pickle.loads(pickle.dumps(more)).extras == {"p_two": F(1, 4)}
