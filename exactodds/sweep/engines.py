@@ -223,7 +223,7 @@ class ProcessEngine(Engine):
         for pipe in self._pipes:
             feed(pipe)
         while busy:
-            ready = wait(list(busy), timeout=POLL_SECONDS)
+            ready: list[Any] = wait(list(busy), timeout=POLL_SECONDS)
             _check_stop()
             for pipe in ready:
                 busy.discard(pipe)
