@@ -1,5 +1,5 @@
 """Where a sweep's queries run: in this process, in a local process pool
-(:mod:`concurrent.futures`, the default), or on a Dask cluster
+(:mod:`multiprocessing`, the default), or on a Dask cluster
 (:mod:`dask.distributed`, an optional extra).
 
 Every engine runs the same function, :func:`run_task`, on the same
