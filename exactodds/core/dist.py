@@ -16,7 +16,7 @@ import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, Generic, TypeVar, cast, overload
+from typing import Any, Generic, TypeVar, overload
 
 from .checks import count as check_count
 from .checks import exact_number, is_whole
@@ -81,7 +81,7 @@ class Dist(Generic[T]):
         """Internal constructor: trusted positive integer weights summing to total."""
         if reduce:
             weights, total = _reduce(weights, total)
-        self = cast("Dist[U]", object.__new__(cls))
+        self: Dist[U] = object.__new__(cls)  # type: ignore[arg-type]  # cls is Dist (no cast call on the hot path)
         self._weights = weights
         self._total = total
         self._hash = None
