@@ -36,7 +36,7 @@ import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .core import Dist, InputError
 from .render import (
@@ -86,13 +86,43 @@ def _numeric(dist: Dist) -> bool:
     return all(isinstance(x, int) and not isinstance(x, bool) for x in dist.support())
 
 
-@dataclass
+class ReadOnlyDict(dict):  # type: ignore[type-arg]
+    """A dict that refuses every change (a ``TypeError``), so that an :class:`Answer`
+    shared by a cache cannot be changed by one of its readers. Reading, ``{**d}``,
+    ``dict(d)``, JSON and pickling work as for a dict."""
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("an answer's mappings are read-only: build a new answer with "
+                        "dataclasses.replace(answer, extras={**answer.extras, ...})")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ReadOnlyDict, (dict(self),))
+
+    def __copy__(self) -> ReadOnlyDict:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ReadOnlyDict:
+        return self
+
+
+@dataclass(frozen=True)
 class Answer:
     """An exact answer: ``dist`` plus the query that produced it.
 
     ``mean`` defaults to the mean of ``dist`` for integer outcomes; a
     command with composite outcomes may give its own (or ``None``).
     ``extras`` are extra top-level figures (exact fractions or plain values).
+
+    An answer is immutable, since caches share it: its attributes cannot be
+    set (:class:`dataclasses.FrozenInstanceError`) and ``query``, ``extras``
+    and ``stages`` are read-only copies of the mappings given
+    (:class:`ReadOnlyDict`). ``dataclasses.replace(answer, extras=...)``
+    makes a changed copy.
     """
 
     dist: Dist
@@ -102,8 +132,10 @@ class Answer:
     stages: dict[str, Dist] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for name in ("query", "extras", "stages"):  # O(entries): copies, so the caller's dicts stay theirs
+            object.__setattr__(self, name, ReadOnlyDict(getattr(self, name)))
         if self.mean is None and _numeric(self.dist):
-            self.mean = self.dist.mean()
+            object.__setattr__(self, "mean", self.dist.mean())
 
     def to_json_obj(self) -> dict:
         """The shared JSON shape (a dict ready for :func:`json.dumps`)."""

@@ -130,10 +130,7 @@ def interpolate(fn: Callable[[Fraction], Any], degree: int | None = None, check:
     true degree). Each call is one exact run of the integer engine; the
     interpolation itself is O(D^2) Fraction operations per outcome.
     """
-    if degree is not None and (isinstance(degree, bool) or not isinstance(degree, int) or degree < 0):
-        raise InputError(f"degree must be a whole number 0 or more, not {degree!r}")
-    if isinstance(check, bool) or not isinstance(check, int) or check < 1:
-        raise InputError(f"check must be a whole number 1 or more, not {check!r}")
+    _check_degree(degree, check)
     limit = max_degree if degree is None else degree
     xs: list[Fraction] = []
     fits: dict[Any, _Newton] = {}
@@ -142,29 +139,51 @@ def interpolate(fn: Callable[[Fraction], Any], degree: int | None = None, check:
     for x in sample_points():
         values, scalar = _values(fn(x), x)
         xs.append(x)
-        for outcome in values:
-            if outcome not in fits:  # an outcome unseen so far: 0 at earlier points
-                fits[outcome] = _Newton()
-                for i in range(len(xs) - 1):
-                    fits[outcome].add(xs[: i + 1], Fraction(0))
-        new = [fit.add(xs, values.get(outcome, Fraction(0))) for outcome, fit in fits.items()]
+        new = _add_point(fits, xs, values)
         quiet = quiet + 1 if len(xs) > 1 and not any(new) else 0
-        if degree is not None and len(xs) == degree + 2:
-            if quiet == 0:
-                raise InputError(f"the result is not a polynomial of degree <= {degree} in p "
-                                 f"(the check at p={x} failed): give a larger degree, or leave "
-                                 "degree=None to detect it")
+        if _enough(xs, quiet, degree, check, limit):
             break
-        if degree is None and quiet >= check:
-            break
-        if degree is None and quiet == 0 and len(xs) - 1 > limit:
-            raise InputError(
-                f"the result does not look like a polynomial in p of degree <= {limit}: a "
-                "probability conditioned on an event whose chance depends on p is a rational "
-                "function, not a polynomial; otherwise give max_degree= (or degree=) larger")
     used = len(xs)
     coeffs = {o: fit.monomial(xs) for o, fit in fits.items()}
     return {o: c for o, c in coeffs.items() if any(c)}, scalar, used
+
+
+def _check_degree(degree: int | None, check: int) -> None:
+    if degree is not None and (isinstance(degree, bool) or not isinstance(degree, int) or degree < 0):
+        raise InputError(f"degree must be a whole number 0 or more, not {degree!r}")
+    if isinstance(check, bool) or not isinstance(check, int) or check < 1:
+        raise InputError(f"check must be a whole number 1 or more, not {check!r}")
+
+
+def _add_point(fits: dict[Any, _Newton], xs: list[Fraction], values: dict[Any, Fraction]) -> list[Fraction]:
+    """Add the point ``xs[-1]`` to every outcome's fit (an outcome unseen so far
+    was 0 at the earlier points); the new leading coefficient of each fit."""
+    for outcome in values:
+        if outcome not in fits:
+            fits[outcome] = _Newton()
+            for i in range(len(xs) - 1):
+                fits[outcome].add(xs[: i + 1], Fraction(0))
+    return [fit.add(xs, values.get(outcome, Fraction(0))) for outcome, fit in fits.items()]
+
+
+def _enough(xs: list[Fraction], quiet: int, degree: int | None, check: int, limit: int) -> bool:
+    """Whether the points so far settle the polynomial (``quiet``: the last points
+    that were already on it); an InputError when they show it is not one of the
+    degree given, or of any degree up to ``limit``."""
+    if degree is not None and len(xs) == degree + 2:
+        if quiet == 0:
+            raise InputError(f"the result is not a polynomial of degree <= {degree} in p "
+                             f"(the check at p={xs[-1]} failed): give a larger degree, or leave "
+                             "degree=None to detect it")
+        return True
+    if degree is None and quiet >= check:
+        return True
+    if degree is None and quiet == 0 and len(xs) - 1 > limit:
+        raise InputError(
+            f"the result does not look like a polynomial in p of degree <= {limit}: a "
+            "probability conditioned on an event whose chance depends on p is a rational "
+            "function, not a polynomial; otherwise give max_degree= (or degree=) larger")
+    return False
 
 
 def _symbol(p: Any) -> Any:

@@ -90,3 +90,20 @@ def test_size_limit_option() -> None:
 def test_help_everywhere() -> None:
     assert invoke("--help").exit_code == 0
     assert "successes" in invoke("pool", "--help").output
+
+
+def test_main_without_standalone_mode_returns_and_raises(capsys: pytest.CaptureFixture[str]) -> None:
+    import click
+
+    from exactodds.cli import main
+    from exactodds.core import TooLargeError
+
+    assert main.main(["pool", "2", "--hit", "4+", "--mean"], standalone_mode=False) is None
+    assert capsys.readouterr().out == "1\n"
+    with pytest.raises(click.BadParameter, match="4x"):
+        main.main(["pool", "2", "--hit", "4x"], standalone_mode=False)
+    with pytest.raises(click.UsageError, match="No such command 'nope'"):
+        main.main(["nope"], standalone_mode=False)
+    with pytest.raises(TooLargeError):
+        main.main(["--max-states", "10", "pool", "100", "--hit", "4+", "--reroll-up-to", "50"],
+                  standalone_mode=False)

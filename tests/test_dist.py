@@ -43,7 +43,8 @@ def test_statistics_are_exact() -> None:
     assert two.ppf(F(1, 2)) == 7
     assert two.median() == 7
     assert two.mode() == 7
-    assert str(two.std()) == "sqrt(210)/6"
+    assert two.std() == math.sqrt(35 / 6) and isinstance(two.std(), float)
+    assert str(two.std_exact()) == "sqrt(210)/6"
     assert two.pmf(13) == 0
     assert two.prob(lambda x: x % 2 == 0) == F(1, 2)
 
@@ -130,3 +131,37 @@ def test_bad_constructions_are_input_errors(bad) -> None:  # type: ignore[no-unt
 def test_size_limit_refuses_before_working() -> None:
     with state_limit(100), pytest.raises(TooLargeError, match="over the limit of 100"):
         d6.sum_n(1000)
+
+
+def test_the_names_of_tail_probabilities() -> None:
+    # at_least: P(X >= x); at_most and cdf: P(X <= x); sf: P(X > x), strictly, as scipy.stats
+    two = d6 + d6
+    assert two.at_least(7) == F(21, 36)
+    assert two.sf(7) == F(15, 36)
+    assert two.sf(6) == two.at_least(7)
+    assert two.at_most(7) == two.cdf(7) == F(21, 36)
+    assert two.cdf(7) + two.sf(7) == 1
+    assert not hasattr(two, "survival") and not hasattr(two, "outcomes") and not hasattr(two, "bind")
+
+
+def test_sf_and_cdf_agree_with_scipy() -> None:
+    from scipy import stats
+
+    die = stats.randint(1, 7)
+    for x in range(0, 8):
+        assert float(d6.cdf(x)) == pytest.approx(die.cdf(x))
+        assert float(d6.sf(x)) == pytest.approx(die.sf(x))
+
+
+def test_expect_is_an_exact_expectation_of_a_function() -> None:
+    two = d6 + d6
+    assert two.expect() == two.mean() == 7
+    assert two.expect(lambda x: x * x) == F(329, 6)
+    assert two.expect(lambda x: x >= 10) == two.at_least(10) == F(1, 6)
+    assert two.expect(lambda x: F(1, x)) == sum(F(1, x) * p for x, p in two.items())
+    with pytest.raises(InputError, match="expect needs a function giving exact numbers"):
+        two.expect(lambda x: x / 2)
+    with pytest.raises(InputError, match="expect needs a function"):
+        two.expect(3)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="the mean needs exact numeric outcomes"):
+        Dist.uniform("ab").mean()

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -212,6 +213,7 @@ def test_a_killed_worker_stops_the_sweep_in_one_line_and_it_resumes(folder: Path
 LOSE_CLUSTER = """
 import sys, threading, time
 from pathlib import Path
+from typing import Any
 import distributed
 from exactodds.sweep import engines, run_sweep
 
@@ -287,25 +289,42 @@ def test_timeout_around_a_sweep_returns_once_it_fires(folder: Path, tmp_path: Pa
     assert out.read_bytes().count(b"\n") > 1
 
 
-def test_an_aborted_pool_stops_though_a_result_was_cut_off() -> None:
-    """A worker ended while sending its result (a signal to the whole process group)
-    leaves half a message in the pool's result pipe; an aborted sweep must still stop
-    rather than wait for the rest for ever. The cut-off message is made here by hand:
-    a length header for 100 bytes that never come."""
+def _send_half_a_result(pipe: Any, parents_end: Any, parent: int) -> None:
+    """A worker that takes a task, then sends a length header for 100 bytes that never come, and ends."""
     import struct
+
+    parents_end.close()
+    pipe.recv()
+    os.write(pipe.fileno(), struct.pack("!i", 100))
+    os._exit(1)
+
+
+def test_an_aborted_pool_stops_though_a_result_was_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker ended while sending its result (a signal to the whole process group)
+    leaves half a message in its pipe; the sweep must see a lost worker and stop
+    rather than wait for the rest for ever. The cut-off message is made here by hand."""
     import threading
 
-    from exactodds.sweep.engines import ProcessEngine
+    from exactodds.sweep import engines
 
-    engine = ProcessEngine(workers=1)
-    engine._pool.submit(int, 1).result(timeout=60)  # the worker is up, the manager thread waits for results
-    writer = engine._pool._result_queue._writer  # type: ignore[attr-defined]
-    os.write(writer.fileno(), struct.pack("!i", 100))
-    time.sleep(0.5)  # the manager thread reads the header and waits for the body
-    closing = threading.Thread(target=engine.close, kwargs={"abort": True}, daemon=True)
-    closing.start()
-    closing.join(30)
-    assert not closing.is_alive()
+    monkeypatch.setattr(engines, "_worker_main", _send_half_a_result)
+    engine = engines.ProcessEngine(workers=1)
+    seen: list[BaseException] = []
+
+    def sweep() -> None:
+        try:
+            with engine:
+                list(engine.run([object()]))  # type: ignore[list-item]
+        except BaseException as e:  # noqa: BLE001
+            seen.append(e)
+
+    running = threading.Thread(target=sweep, daemon=True)
+    running.start()
+    running.join(30)
+    assert not running.is_alive()
+    assert [type(e).__name__ for e in seen] == ["EngineLost"]
+    assert str(seen[0]) == "a worker process died (killed, or out of memory)"
+    assert not engine._processes
 
 
 # ------------------------------------------------------------------ two writers

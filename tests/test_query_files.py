@@ -323,3 +323,16 @@ def test_a_profile_file_is_read_once_per_question(tmp_path: Path) -> None:
     ref = query.params.target
     from exactodds.profiles.wh40k6 import load_target
     assert ref.parsed(load_target) is ref.parsed(load_target)
+
+
+@pytest.mark.parametrize("name", ["🎲 dice", "𝔇𝔦𝔠𝔢 \U0001F600\U00010348", 'quote " and \\ backslash',
+                                  "tab\tnew\nline \x7f", "é ü 漢字 \U0002A6D6"])
+def test_a_name_with_any_characters_round_trips_through_toml(echo_group: dict, name: str) -> None:
+    import tomllib
+
+    q = Query("testsys", "echo", {"count": 2, "engaged_def": [3, 5], "elevated": True, "name": name})
+    text = q.to_toml()
+    assert tomllib.loads(text) == {"system": "testsys", "command": "echo",
+                                   "params": {"count": 2, "engaged_def": [3, 5], "elevated": True, "name": name}}
+    again = Query.from_text(text)
+    assert again == q and again.typed.plain()["name"] == name

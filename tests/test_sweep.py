@@ -277,13 +277,16 @@ def test_answer_cache_of_the_process() -> None:
 
 
 # ----------------------------------------------------------- API and CLI
-def test_sweep_returns_a_list_of_dicts_without_pandas(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "pandas", None)
-    rows = sweep(POOL, scheduler="local")
+def test_without_pandas_run_sweep_gives_the_rows_and_sweep_says_it_needs_pandas(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pandas", None)  # as if pandas were not installed
+    rows = run_sweep(parse_grid(POOL), scheduler="local", write=False).rows
     assert isinstance(rows, list) and rows[0] == {
         "n": 1, "hit": "2+", "mean": "5/6", "mean_float": 5 / 6, "var": "5/36", "var_float": 5 / 36,
         "p_at_least_2": "0/1", "p_at_least_2_float": 0.0, "p_at_most_1": "1/1", "p_at_most_1_float": 1.0,
         "p_outcome_0": "1/6", "p_outcome_0_float": 1 / 6, "quantile_0.5": 1, "quantile_9/10": 1}
+    with pytest.raises(InputError, match=r"^sweep\(\) returns a pandas DataFrame and needs pandas: pip install"):
+        sweep(POOL, scheduler="local")
 
 
 def test_cli_writes_csv_and_resumes(tmp_path: Path) -> None:
@@ -362,3 +365,41 @@ def test_dask_address_errors_are_one_line(tmp_path: Path, args: list[str], messa
     pytest.importorskip("distributed", reason="dask.distributed is not installed")
     r = CliRunner().invoke(main, ["sweep", str(pool_grid(tmp_path))] + args)
     assert r.exit_code == 2 and r.output.count("\n") == 1 and message in r.output
+
+
+def test_a_cached_answer_cannot_be_changed_by_a_reader() -> None:
+    import dataclasses
+    import pickle
+
+    cache = AnswerCache()
+    query = Query("pool", None, {"n": 2, "hit": "4+"})
+    answer = cache.answer(query)
+    assert answer.mean == 1 and answer.query["n"] == 2
+    before = dict(answer.query)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.mean = F(2)  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.dist = Dist.constant(0)  # type: ignore[misc]
+    for mapping in (answer.query, answer.extras, answer.stages):
+        with pytest.raises(TypeError, match="read-only"):
+            mapping["x"] = 1
+        with pytest.raises(TypeError, match="read-only"):
+            mapping.update(x=1)
+    with pytest.raises(TypeError, match="read-only"):
+        answer.query.pop("n")
+    again = cache.answer(query)
+    assert again is answer and again.query == before and again.mean == 1
+    assert cache.info().hits == 1
+    # a changed copy is a new answer; the cached one stays as it was
+    more = dataclasses.replace(answer, extras={**answer.extras, "p_two": F(1, 4)})
+    assert more.extras == {"p_two": F(1, 4)} and answer.extras == {}
+    assert pickle.loads(pickle.dumps(more)).extras == {"p_two": F(1, 4)}
+
+
+def test_sweep_always_returns_a_dataframe() -> None:
+    import pandas as pd
+
+    grid = {"base": {"system": "pool", "params": {"hit": "4+"}}, "vary": {"n": [1, 2]}, "report": {"mean": True}}
+    df = sweep(grid, scheduler="local")
+    assert isinstance(df, pd.DataFrame) and list(df["mean"]) == ["1/2", "1/1"]
+    assert run_sweep(parse_grid(grid), scheduler="local", write=False).rows == df.to_dict("records")

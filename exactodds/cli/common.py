@@ -59,6 +59,18 @@ class ExactOddsGroup(click.Group):
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        """Run the command line. ``standalone_mode=True`` (the default, the
+        ``exactodds`` program): errors are one line, and the process exits with
+        the status above. ``standalone_mode=False`` (calling it from Python),
+        click's contract: returns the command's return value (``validate``: 1
+        for a rejected sample, else 0; the query commands: ``None``) and raises
+        instead of exiting: :class:`click.ClickException` (bad usage, bad
+        values), :class:`click.exceptions.Abort` (Ctrl-C) or
+        :class:`~exactodds.core.ExactOddsError` (bad input found by the
+        library, work over the size limit)."""
+        if not standalone_mode:
+            return super().main(args=args, prog_name=prog_name or "exactodds", complete_var=complete_var,
+                                standalone_mode=False, **extra)
         _whole_stdout()
         try:
             rv = super().main(args=args, prog_name=prog_name or "exactodds", complete_var=complete_var,

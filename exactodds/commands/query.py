@@ -29,7 +29,6 @@ so comparing two queries never parses anything and never raises.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,13 +157,15 @@ class Query:
         return hash(self.key())
 
     def to_toml(self) -> str:
-        """This query as the text of a query file (parameters left at their default omitted)."""
-        lines = [f"system = {json.dumps(self.system)}"]
+        """This query as the text of a query file (parameters left at their default omitted),
+        written by ``tomli_w``: :meth:`from_text` reads it back as the same query."""
+        import tomli_w
+
+        doc: dict[str, Any] = {"system": self.system}
         if self.command is not None:
-            lines.append(f"command = {json.dumps(self.command)}")
-        lines += ["", "[params]"]
-        lines += [f"{k} = {toml_value(v)}" for k, v in self.typed.plain().items()]
-        return "\n".join(lines) + "\n"
+            doc["command"] = self.command
+        doc["params"] = {k: toml_plain(v) for k, v in self.typed.plain().items()}
+        return tomli_w.dumps(doc)
 
     def command_line(self) -> str:
         """The query as a command line: ``exactodds pool 3 --hit 4+``."""
@@ -199,12 +200,11 @@ class Query:
         return f"{self.source}: " if self.source else ""
 
 
-def toml_value(v: Any) -> str:
-    """A plain value as TOML text."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    return json.dumps(str(v))
+def toml_plain(v: Any) -> Any:
+    """A parameter value as a value TOML can hold: flags, numbers, text and lists
+    as they are, anything else as its text."""
+    if isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [toml_plain(x) for x in v]
+    return str(v)

@@ -547,9 +547,10 @@ def assault(p: AssaultParams) -> Answer:
                                   "distance": str(p.distance), "rounds": p.rounds,
                                   "overwatch": not p.no_overwatch}, stage)
     charge = answer.stages["assault: charge"]
-    answer.extras["p_charge_fails"] = charge.prob(lambda x: x.attacker_status == "charge failed")
     end = answer.dist
-    answer.extras["p_defender_swept"] = end.prob(lambda x: x.defender_status == "swept")
-    answer.extras["p_attacker_swept"] = end.prob(lambda x: x.attacker_status == "swept")
-    answer.extras["p_still_locked"] = end.prob(lambda x: x.attacker_status == "locked")
-    return answer
+    return replace(answer, extras={
+        **answer.extras,
+        "p_charge_fails": charge.prob(lambda x: x.attacker_status == "charge failed"),
+        "p_defender_swept": end.prob(lambda x: x.defender_status == "swept"),
+        "p_attacker_swept": end.prob(lambda x: x.attacker_status == "swept"),
+        "p_still_locked": end.prob(lambda x: x.attacker_status == "locked")})

@@ -16,16 +16,20 @@ import math
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from .checks import count as check_count
 from .checks import exact_number, is_whole
 from .errors import InputError
 from .limits import _meter, charge, check_size, state_units, weights_note
+from .outcomes import _callable, _equally_spaced, _hashable, _iterable, _reduce, _sort_key, _sorted
 from .present import presenter, required
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
+V = TypeVar("V", bound=Hashable)
+
+__all__ = ["Dist", "Kernel", "MAX_DRAWS", "_sort_key"]
 
 _SMALL_WORK = 4096
 """Work below this many states is never checked against the limit on the hot paths."""
@@ -33,24 +37,11 @@ _SMALL_WORK = 4096
 MAX_DRAWS = 100_000_000
 """At most this many draws in one :meth:`Dist.sample` call (the list alone would take gigabytes)."""
 
-Kernel = Callable[[Any], "Dist"]
+Kernel = Callable[[Any], "Dist[Any]"]
 """A rule step on one state: ``state -> Dist`` of next states (a Markov kernel)."""
 
 
-def _reduce(weights: dict, total: int) -> tuple[dict, int]:
-    """Divide all weights and the total by their gcd. O(k) for k outcomes."""
-    g = total
-    for w in weights.values():
-        g = math.gcd(g, w)
-        if g == 1:
-            return weights, total
-    if g > 1:
-        weights = {x: w // g for x, w in weights.items()}
-        total //= g
-    return weights, total
-
-
-class Dist:
+class Dist(Generic[T]):
     """An exact finite distribution over hashable outcomes.
 
     Build one with :meth:`from_weights`, :meth:`from_probs`, :meth:`uniform`,
@@ -58,18 +49,25 @@ class Dist:
     helpers of :mod:`exactodds.dice`. ``Dist({outcome: probability})`` is the
     same as :meth:`from_probs`.
 
-    Probabilities come back as :class:`fractions.Fraction`. Method names
-    follow :mod:`scipy.stats` where they fit: :meth:`pmf`, :meth:`cdf`,
-    :meth:`sf`, :meth:`ppf`, :meth:`mean`, :meth:`var`, :meth:`std`.
+    ``Dist[T]`` is generic in its outcome type ``T``: :meth:`map`,
+    :meth:`then` and :meth:`combine` return a ``Dist`` of their functions'
+    result type.
+
+    Probabilities come back as :class:`fractions.Fraction`. The project's
+    own names are :meth:`at_least` (P(X >= x)) and :meth:`at_most`
+    (P(X <= x)); the :mod:`scipy.stats` names keep scipy's exact meanings:
+    :meth:`pmf` (P(X = x)), :meth:`cdf` (P(X <= x)), :meth:`sf` (P(X > x),
+    strictly greater), :meth:`ppf`, :meth:`mean`, :meth:`var`, :meth:`std`
+    (a float), :meth:`median`, :meth:`expect` (E[func(X)]).
     """
 
     __slots__ = ("_weights", "_total", "_hash")
     _hash: int | None
 
-    _weights: dict
+    _weights: dict[T, int]
     _total: int
 
-    def __init__(self, probs: Mapping[Any, Any] | None = None) -> None:
+    def __init__(self, probs: Mapping[T, Any] | None = None) -> None:
         if probs is None:
             raise InputError("a Dist needs at least one outcome")
         other = Dist.from_probs(probs)
@@ -79,25 +77,25 @@ class Dist:
 
     # ------------------------------------------------------------------ build
     @classmethod
-    def _make(cls, weights: dict, total: int, reduce: bool = True) -> Dist:
+    def _make(cls, weights: dict[U, int], total: int, reduce: bool = True) -> Dist[U]:
         """Internal constructor: trusted positive integer weights summing to total."""
         if reduce:
             weights, total = _reduce(weights, total)
-        self = object.__new__(cls)
+        self: Dist[U] = object.__new__(cls)  # type: ignore[arg-type]  # cls is Dist (no cast call on the hot path)
         self._weights = weights
         self._total = total
         self._hash = None
         return self
 
     @classmethod
-    def from_weights(cls, weights: Mapping[Any, int] | Iterable[tuple[Any, int]]) -> Dist:
+    def from_weights(cls, weights: Mapping[U, int] | Iterable[tuple[U, int]]) -> Dist[U]:
         """A distribution proportional to non-negative integer weights.
 
         Zero weights are dropped; repeated outcomes (from an iterable of
         pairs) are added. At least one weight must be positive.
         """
         items = weights.items() if isinstance(weights, Mapping) else _iterable(weights, "weights")
-        merged: dict = {}
+        merged: dict[U, int] = {}
         for pair in items:
             try:
                 x, w = pair
@@ -118,7 +116,7 @@ class Dist:
         return cls._make(merged, sum(merged.values()))
 
     @classmethod
-    def from_probs(cls, probs: Mapping[Any, Any]) -> Dist:
+    def from_probs(cls, probs: Mapping[U, Any]) -> Dist[U]:
         """A distribution from exact probabilities that must sum to exactly 1."""
         if not isinstance(probs, Mapping):
             raise InputError(f"probabilities must be a mapping {{outcome: probability}}, not {probs!r}")
@@ -132,17 +130,17 @@ class Dist:
         return cls._make({x: p.numerator * (den // p.denominator) for x, p in fr.items() if p}, den)
 
     @classmethod
-    def uniform(cls, outcomes: Iterable[Any]) -> Dist:
+    def uniform(cls, outcomes: Iterable[U]) -> Dist[U]:
         """Each listed outcome equally likely (repeats count twice)."""
         return cls.from_weights((x, 1) for x in _iterable(outcomes, "outcomes"))
 
     @classmethod
-    def constant(cls, outcome: Any) -> Dist:
+    def constant(cls, outcome: U) -> Dist[U]:
         """The outcome with probability 1."""
         return cls._make({_hashable(outcome): 1}, 1, reduce=False)
 
     @classmethod
-    def bernoulli(cls, p: Any, success: Any = 1, failure: Any = 0) -> Dist:
+    def bernoulli(cls, p: Any, success: Any = 1, failure: Any = 0) -> Dist[Any]:
         """``success`` with probability ``p``, else ``failure``."""
         p = exact_number(p, "p")
         if not 0 <= p <= 1:
@@ -155,7 +153,7 @@ class Dist:
         )
 
     @classmethod
-    def binomial(cls, n: int, p: Any) -> Dist:
+    def binomial(cls, n: int, p: Any) -> Dist[int]:
         """Number of successes in ``n`` independent trials of chance ``p``.
 
         Closed form ``C(n,k) s^k f^(n-k)`` over ``den^n`` with ``p = s/den``,
@@ -182,7 +180,7 @@ class Dist:
         return cls._make(weights, den**n)
 
     @classmethod
-    def mixture(cls, dists: Iterable[Dist], weights: Iterable[int] | None = None) -> Dist:
+    def mixture(cls, dists: Iterable[Dist[U]], weights: Iterable[int] | None = None) -> Dist[U]:
         """Choose one of ``dists`` (uniformly, or by integer ``weights``), then its outcome.
 
         This is a die whose faces are themselves dice.
@@ -201,26 +199,24 @@ class Dist:
         """The common denominator of all probabilities (reduced)."""
         return self._total
 
-    def weights(self) -> dict:
+    def weights(self) -> dict[T, int]:
         """Outcome -> integer weight over :attr:`denominator` (a copy)."""
         return dict(self._weights)
 
-    def support(self) -> list:
+    def support(self) -> list[T]:
         """The possible outcomes, sorted when they can be."""
         return _sorted(self._weights)
-
-    outcomes = support
 
     def __len__(self) -> int:
         return len(self._weights)
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[T]:
         return iter(self.support())
 
     def __contains__(self, outcome: object) -> bool:
         return outcome in self._weights
 
-    def items(self) -> list[tuple[Any, Fraction]]:
+    def items(self) -> list[tuple[T, Fraction]]:
         """``(outcome, probability)`` pairs in :meth:`support` order."""
         return [(x, Fraction(self._weights[x], self._total)) for x in self.support()]
 
@@ -230,34 +226,38 @@ class Dist:
 
     __getitem__ = pmf
 
-    def prob(self, event: Callable[[Any], bool]) -> Fraction:
+    def prob(self, event: Callable[[T], object]) -> Fraction:
         """P(event(X)) for a predicate on outcomes."""
         _callable(event, "event")
         return Fraction(sum(w for x, w in self._weights.items() if event(x)), self._total)
 
-    def _compare(self, x: Any, keep: Callable[[Any], bool]) -> Fraction:
+    def _compare(self, x: object, keep: Callable[[Any], object]) -> Fraction:
         try:
             return self.prob(keep)
         except TypeError:
             raise InputError(f"cannot compare the outcomes {self.support()[:3]!r}... with {x!r}") from None
 
-    def cdf(self, x: Any) -> Fraction:
-        """P(X <= x)."""
-        return self._compare(x, lambda o: o <= x)
-
-    def sf(self, x: Any) -> Fraction:
-        """P(X > x), the survival function (as in scipy.stats)."""
-        return self._compare(x, lambda o: o > x)
-
     def at_least(self, x: Any) -> Fraction:
-        """P(X >= x)."""
+        """P(X >= x): the chance of at least ``x`` (CLI ``--at-least``)."""
         return self._compare(x, lambda o: o >= x)
 
     def at_most(self, x: Any) -> Fraction:
-        """P(X <= x) (same as :meth:`cdf`)."""
-        return self.cdf(x)
+        """P(X <= x): the chance of at most ``x`` (CLI ``--at-most``); the same number as :meth:`cdf`."""
+        return self._compare(x, lambda o: o <= x)
 
-    def ppf(self, q: Any) -> Any:
+    def cdf(self, x: Any) -> Fraction:
+        """P(X <= x), as ``scipy.stats``' ``cdf`` (the same number as :meth:`at_most`)."""
+        return self._compare(x, lambda o: o <= x)
+
+    def sf(self, x: Any) -> Fraction:
+        """P(X > x), strictly greater, as ``scipy.stats``' ``sf``: ``1 - cdf(x)``.
+
+        For P(X >= x) use :meth:`at_least` (for integer outcomes,
+        ``sf(x) == at_least(x + 1)``).
+        """
+        return self._compare(x, lambda o: o > x)
+
+    def ppf(self, q: Any) -> T:
         """The smallest outcome x with P(X <= x) >= q (quantile function)."""
         q = exact_number(q, "q")
         if not 0 <= q <= 1:
@@ -270,50 +270,74 @@ class Dist:
                 return x
         return support[-1]
 
-    def median(self) -> Any:
+    def median(self) -> T:
         """The 1/2 quantile."""
         return self.ppf(Fraction(1, 2))
 
     def mean(self) -> Fraction:
-        """The exact expected value (numeric outcomes)."""
-        try:
-            return Fraction(sum(x * w for x, w in self._weights.items()), self._total)
-        except TypeError:
-            raise InputError(f"the mean needs exact numeric outcomes, not {self.support()[:3]!r}...") from None
+        """The exact expected value E[X] (exact numeric outcomes)."""
+        return self._expect(None, "the mean")
 
-    expect = mean
+    def expect(self, func: Callable[[T], Any] | None = None) -> Fraction:
+        """E[func(X)], exactly, as ``scipy.stats``' ``expect``: ``func`` (default:
+        the identity, giving :meth:`mean`) must return exact numbers (int,
+        Fraction or bool: ``expect(lambda x: x >= 3) == at_least(3)``). O(k)."""
+        if func is not None:
+            _callable(func, "expect")
+        return self._expect(func, "expect")
+
+    def _expect(self, func: Callable[[Any], Any] | None, what: str) -> Fraction:
+        ws: Iterable[tuple[Any, int]] = self._weights.items()
+        try:
+            total = sum(x * w for x, w in ws) if func is None else sum(func(x) * w for x, w in ws)
+            return Fraction(total, self._total)
+        except TypeError:
+            if func is None or what != "expect":
+                raise InputError(f"{what} needs exact numeric outcomes, not {self.support()[:3]!r}...") from None
+            values = [func(x) for x in self.support()[:3]]
+            raise InputError(f"expect needs a function giving exact numbers (int, Fraction, bool), "
+                             f"not {values!r}...") from None
 
     def var(self) -> Fraction:
-        """The exact variance (numeric outcomes)."""
+        """The exact variance E[(X - mean)^2] (exact numeric outcomes)."""
         m = self.mean()
-        try:
-            return Fraction(sum(x * x * w for x, w in self._weights.items()), self._total) - m * m
-        except TypeError:
-            raise InputError(f"the variance needs exact numeric outcomes, not {self.support()[:3]!r}...") from None
+        return self._expect(lambda x: x * x, "the variance") - m * m
 
-    def std(self) -> Any:
-        """The standard deviation as an exact sympy expression (sqrt of :meth:`var`)."""
+    def std(self) -> float:
+        """The standard deviation as a float, as ``scipy.stats``' ``std``:
+        ``math.sqrt`` of the exact :meth:`var`. For the exact square root
+        see :meth:`std_exact`."""
+        return math.sqrt(self.var())
+
+    def std_exact(self) -> Any:
+        """The standard deviation as an exact sympy expression (``sympy.sqrt`` of :meth:`var`)."""
         import sympy  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         v = self.var()
         return sympy.sqrt(sympy.Rational(v.numerator, v.denominator))
 
-    def mode(self) -> Any:
+    def mode(self) -> T:
         """The most likely outcome (the first in support order on ties)."""
         best = max(self._weights.values())
         return next(x for x in self.support() if self._weights[x] == best)
 
     # ------------------------------------------------------------ transforms
-    def map(self, f: Callable[[Any], Any]) -> Dist:
+    def map(self, f: Callable[[T], U]) -> Dist[U]:
         """The distribution of ``f(X)``; equal images are merged. O(k)."""
         _callable(f, "map")
-        out: dict = {}
+        out: dict[U, int] = {}
         for x, w in self._weights.items():
             y = f(x)
             out[y] = out.get(y, 0) + w
         return Dist._make(out, self._total)
 
-    def then(self, kernel: Kernel, join: Callable[[Any, Any], Any] | None = None) -> Dist:
+    @overload
+    def then(self, kernel: Callable[[T], Dist[U]], join: None = None) -> Dist[U]: ...
+
+    @overload
+    def then(self, kernel: Callable[[T], Dist[U]], join: Callable[[T, U], V]) -> Dist[V]: ...
+
+    def then(self, kernel: Callable[[T], Any], join: Callable[[T, Any], Any] | None = None) -> Dist[Any]:
         """Apply a Markov kernel: ``sum_x P(x) * kernel(x)``, equal states merged.
 
         ``kernel(x)`` must return a :class:`Dist` (a plain value is taken as
@@ -332,7 +356,7 @@ class Dist:
             if _meter.get() is not None:  # counted as the merge it replaces
                 charge(len(d._weights), self._total.bit_length() + d._total.bit_length())
             return d
-        parts = []
+        parts: list[tuple[int, Dist[Any]]] = []
         lcm = 1
         terms = 0
         for x, w in self._weights.items():
@@ -344,7 +368,7 @@ class Dist:
             terms += len(d._weights)
         if _meter.get() is not None:  # the multiply-adds below, counted when a work meter runs
             charge(terms, self._total.bit_length() + lcm.bit_length())
-        out: dict = {}
+        out: dict[Any, int] = {}
         get = out.get
         if join is None:
             for w, d in parts:
@@ -359,9 +383,7 @@ class Dist:
                     out[z] = get(z, 0) + scale * v
         return Dist._make(out, self._total * lcm)
 
-    bind = then
-
-    def combine(self, other: Dist, op: Callable[[Any, Any], Any]) -> Dist:
+    def combine(self, other: Dist[U], op: Callable[[T, U], V]) -> Dist[V]:
         """The distribution of ``op(X, Y)`` for independent X (self) and Y (other).
 
         O(|X| |Y|) multiply-adds, equal results merged.
@@ -377,33 +399,33 @@ class Dist:
                               f"{weights_note(terms, bits).replace(' outcomes', ' products')}")
         if _meter.get() is not None:
             charge(terms, bits)
-        out: dict = {}
+        out: dict[V, int] = {}
         for x, w in self._weights.items():
             for y, v in other._weights.items():
                 z = op(x, y)
                 out[z] = out.get(z, 0) + w * v
         return Dist._make(out, self._total * other._total)
 
-    def __add__(self, other: Any) -> Dist:
+    def __add__(self, other: Any) -> Dist[Any]:
         """Sum of independent variables (or shift by a constant)."""
         if isinstance(other, Dist):
             return self.combine(other, _add)
         return self.map(lambda x: x + other)
 
-    def __radd__(self, other: Any) -> Dist:
+    def __radd__(self, other: Any) -> Dist[Any]:
         if other == 0:  # so that sum([d1, d2, ...]) works
             return self
         return self.map(lambda x: other + x)
 
-    def __sub__(self, other: Any) -> Dist:
+    def __sub__(self, other: Any) -> Dist[Any]:
         if isinstance(other, Dist):
             return self.combine(other, lambda x, y: x - y)
         return self.map(lambda x: x - other)
 
-    def __neg__(self) -> Dist:
-        return self.map(lambda x: -x)
+    def __neg__(self) -> Dist[Any]:
+        return self.map(_neg)
 
-    def sum_n(self, n: int) -> Dist:
+    def sum_n(self, n: int) -> Dist[Any]:
         """Sum of ``n`` independent copies, by repeated squaring.
 
         O(log n) convolutions; each costs O(|A| |B|) for the supports in
@@ -418,8 +440,8 @@ class Dist:
             math.comb(n + k - 1, k - 1))
         bits = n * (self._total - 1).bit_length()
         check_size(state_units(max(n, final * final // 4), bits), f"the sum of {n} copies{weights_note(final, bits)}")
-        result = Dist.constant(0)
-        base = self
+        result: Dist[Any] = Dist.constant(0)
+        base: Dist[Any] = self
         try:
             while n:
                 if n & 1:
@@ -431,13 +453,13 @@ class Dist:
             raise InputError(f"a sum needs numeric outcomes, not {self.support()[:3]!r}...") from None
         return result
 
-    def joint(self, other: Dist) -> Dist:
+    def joint(self, other: Dist[U]) -> Dist[tuple[T, U]]:
         """The independent joint distribution: outcomes are pairs ``(x, y)``."""
         return self.combine(other, lambda x, y: (x, y))
 
     __matmul__ = joint
 
-    def marginal(self, key: int | str | Callable[[Any], Any]) -> Dist:
+    def marginal(self, key: int | str | Callable[[T], Any]) -> Dist[Any]:
         """The distribution of one part of each outcome.
 
         ``key`` is an index (tuple outcomes), a field name (named tuples,
@@ -445,16 +467,17 @@ class Dist:
         """
         if callable(key):
             return self.map(key)
+        d: Dist[Any] = self
         if isinstance(key, bool) or not isinstance(key, (int, str)):
             raise InputError(f"a marginal's key is an index, a field name or a function, not {key!r}")
         try:
             if isinstance(key, int):
-                return self.map(lambda x: x[key])
-            return self.map(lambda x: x[key] if isinstance(x, Mapping) else getattr(x, key))
+                return d.map(lambda x: x[key])
+            return d.map(lambda x: x[key] if isinstance(x, Mapping) else getattr(x, key))
         except (TypeError, IndexError, KeyError, AttributeError):
             raise InputError(f"the outcomes {self.support()[:3]!r}... have no part {key!r}") from None
 
-    def condition(self, event: Callable[[Any], bool]) -> Dist:
+    def condition(self, event: Callable[[T], object]) -> Dist[T]:
         """The distribution given ``event``; an event of probability 0 is an error."""
         _callable(event, "condition")
         kept = {x: w for x, w in self._weights.items() if event(x)}
@@ -463,21 +486,21 @@ class Dist:
         return Dist._make(kept, sum(kept.values()))
 
     # ------------------------------------------------------------- exports
-    def to_fractions(self) -> dict[Any, Fraction]:
+    def to_fractions(self) -> dict[T, Fraction]:
         """Outcome -> :class:`~fractions.Fraction`, in support order."""
         return dict(self.items())
 
-    def to_float(self) -> dict[Any, float]:
+    def to_float(self) -> dict[T, float]:
         """Outcome -> float probability (for display and plotting only)."""
         return {x: self._weights[x] / self._total for x in self.support()}
 
-    def to_sympy(self) -> dict[Any, Any]:
+    def to_sympy(self) -> dict[T, Any]:
         """Outcome -> ``sympy.Rational``."""
-        import sympy
+        import sympy  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         return {x: sympy.Rational(self._weights[x], self._total) for x in self.support()}
 
-    def sample(self, n: int, seed: int | None = None) -> list:
+    def sample(self, n: int, seed: int | str | bytes | None = None) -> list[T]:
         """``n`` independent draws, reproducible for a given ``seed``.
 
         Exact: each draw picks an integer uniformly below the denominator and
@@ -545,49 +568,5 @@ def _add(x: Any, y: Any) -> Any:
     return x + y
 
 
-def _equally_spaced(weights: dict) -> bool:
-    """Whether the outcomes are integers at equal steps (their sums then fill a range)."""
-    xs = sorted(weights) if all(is_whole(x) for x in weights) else None
-    if xs is None:
-        return False
-    return len({b - a for a, b in zip(xs, xs[1:])}) <= 1
-
-
-def _hashable(x: Any) -> Any:
-    """``x`` if it can be an outcome (hashable), else an InputError."""
-    try:
-        hash(x)
-    except TypeError:
-        raise InputError(f"an outcome must be hashable (a number, text, tuple...), not {x!r}") from None
-    return x
-
-
-def _iterable(xs: Any, what: str) -> Any:
-    """``xs`` if it can be iterated (strings count), else an InputError."""
-    try:
-        iter(xs)
-    except TypeError:
-        raise InputError(f"{what} must be a collection, not {xs!r}") from None
-    return xs
-
-
-def _callable(f: Any, what: str) -> None:
-    if not callable(f):
-        raise InputError(f"{what} needs a function, not {f!r}")
-
-
-def _sort_key(x: Any) -> tuple:
-    if isinstance(x, bool):
-        return (0, int(x))
-    if isinstance(x, (int, Fraction, float)):
-        return (0, x)
-    if isinstance(x, str):
-        return (1, x)
-    if isinstance(x, tuple):
-        return (2, tuple(_sort_key(v) for v in x))
-    return (3, repr(x))
-
-
-def _sorted(xs: Iterable[Any]) -> list:
-    """Outcomes in a stable order: numbers, then strings, then tuples, then the rest."""
-    return sorted(xs, key=_sort_key)
+def _neg(x: Any) -> Any:
+    return -x

@@ -166,14 +166,14 @@ class Many(Kind):
     def metavar(self) -> str | None:  # type: ignore[override]
         return self.item.metavar
 
-    def convert(self, value: Any, done: Mapping[str, Any]) -> tuple:
+    def convert(self, value: Any, done: Mapping[str, Any]) -> tuple[Any, ...]:
         values = value if isinstance(value, (list, tuple)) else [value]
         return tuple(self.item.convert(v, done) for v in values)
 
-    def key(self, value: tuple) -> Any:
+    def key(self, value: tuple[Any, ...]) -> Any:
         return tuple(self.item.key(v) for v in value)
 
-    def plain(self, value: tuple) -> Any:
+    def plain(self, value: tuple[Any, ...]) -> Any:
         return [self.item.plain(v) for v in value]
 
     def with_base(self, value: Any, base: Path) -> Any:

@@ -33,11 +33,11 @@ class Named(str):
         self.position = position
         return self
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Named, (str(self), self.position))
 
 
-class Labelled(tuple):
+class Labelled(tuple[Any, ...]):
     """A tuple of values with a name per position and a description of the values.
 
     ``names``: one label per value (e.g. each model's name, in file order);
@@ -53,5 +53,5 @@ class Labelled(tuple):
         self.what = what
         return self
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Labelled, (tuple(self), self.names, self.what))

@@ -35,6 +35,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from .checks import is_whole
 from .errors import InputError, TooLargeError
@@ -138,7 +139,7 @@ WORK_PER_STATE = 2
 state of the limit allows: a state is created, then combined with a handful of others by
 each later step. Calibrated so that work refused by the meter is stopped within seconds."""
 
-_meter: ContextVar[list | None] = ContextVar("exactodds_work_meter", default=None)
+_meter: ContextVar[list[Any] | None] = ContextVar("exactodds_work_meter", default=None)
 
 
 @contextmanager

@@ -52,7 +52,7 @@ class ParamError(InputError):
         return self.template.format_map(_Spelling(spell))
 
 
-class _Spelling(dict):
+class _Spelling(dict[str, str]):
     def __init__(self, spell: Callable[[str], str]) -> None:
         super().__init__()
         self.spell = spell
@@ -158,7 +158,7 @@ class Params:
         except ParamError as e:
             raise ParamError(f"{literal(where)}{e.template}") from None
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """What makes two questions the same: each value's canonical form."""
         specs = self.specs()
         return tuple(None if (v := getattr(self, name)) is None else spec.kind.key(v)

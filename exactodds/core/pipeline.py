@@ -38,7 +38,7 @@ class Step:
     """
 
     name: str
-    apply: Callable[[Dist], Dist]
+    apply: Callable[[Dist[Any]], Dist[Any]]
     doc: str = ""
 
     @classmethod
@@ -52,11 +52,11 @@ class Step:
         return cls(name, lambda d: d.map(f), doc or (f.__doc__ or ""))
 
     @classmethod
-    def whole(cls, name: str, f: Callable[[Dist], Dist], doc: str = "") -> Step:
+    def whole(cls, name: str, f: Callable[[Dist[Any]], Dist[Any]], doc: str = "") -> Step:
         """A step that transforms the whole distribution at once."""
         return cls(name, f, doc or (f.__doc__ or ""))
 
-    def __call__(self, dist: Dist) -> Dist:
+    def __call__(self, dist: Dist[Any]) -> Dist[Any]:
         return self.apply(dist)
 
     def __rshift__(self, other: Step | Pipeline) -> Pipeline:
@@ -93,10 +93,10 @@ class Pipeline:
         """The step names, in order."""
         return [s.name for s in self.steps]
 
-    def run(self, start: Dist | Any) -> Run:
+    def run(self, start: Dist[Any] | Any) -> Run:
         """Push ``start`` (a Dist, or one certain state) through every step."""
         dist = start if isinstance(start, Dist) else Dist.constant(start)
-        stages: dict[str, Dist] = {"start": dist}
+        stages: dict[str, Dist[Any]] = {"start": dist}
         # the whole run is bounded as it grows (see work_meter), inside the caller's meter if any
         with work_meter(f"the steps {', '.join(self.names[:3])}{', ...' if len(self) > 3 else ''}"):
             for step in self.steps:
@@ -104,7 +104,7 @@ class Pipeline:
                 stages[step.name] = dist
         return Run(dist, stages)
 
-    def __call__(self, start: Dist | Any) -> Dist:
+    def __call__(self, start: Dist[Any] | Any) -> Dist[Any]:
         return self.run(start).final
 
 
@@ -116,10 +116,10 @@ class Run:
     per step, in order.
     """
 
-    final: Dist
-    stages: dict[str, Dist] = field(default_factory=dict)
+    final: Dist[Any]
+    stages: dict[str, Dist[Any]] = field(default_factory=dict)
 
-    def __getitem__(self, name: str) -> Dist:
+    def __getitem__(self, name: str) -> Dist[Any]:
         try:
             return self.stages[name]
         except KeyError:
@@ -129,7 +129,7 @@ class Run:
         """The stage names, ``"start"`` first."""
         return list(self.stages)
 
-    def marginals(self, key: Callable[[Any], Any]) -> dict[str, Dist]:
+    def marginals(self, key: Callable[[Any], Any]) -> dict[str, Dist[Any]]:
         """Each stage's distribution of ``key(state)``."""
         return {n: d.map(key) for n, d in self.stages.items()}
 
@@ -155,13 +155,13 @@ def chain(steps: Iterable[Step]) -> Pipeline:
     return Pipeline(tuple(steps))
 
 
-def repeat(kernel: Kernel, times: int) -> Callable[[Any], Dist]:
+def repeat(kernel: Kernel, times: int) -> Callable[[Any], Dist[Any]]:
     """A kernel applying ``kernel`` ``times`` times (states merged in between).
 
     O(times x distinct states x kernel output size).
     """
 
-    def k(state: Any) -> Dist:
+    def k(state: Any) -> Dist[Any]:
         d = Dist.constant(state)
         for _ in range(times):
             d = d.then(kernel)
@@ -170,7 +170,8 @@ def repeat(kernel: Kernel, times: int) -> Callable[[Any], Dist]:
     return k
 
 
-def iterate(count: Dist, kernel: Kernel, start: Dist | Any, chain: list[Dist] | None = None) -> Dist:
+def iterate(count: Dist[Any], kernel: Kernel, start: Dist[Any] | Any,
+            chain: list[Dist[Any]] | None = None) -> Dist[Any]:
     """Apply ``kernel`` N times to ``start``, where N is random with distribution ``count``.
 
     The chain is built once, D_0 = start and D_(k+1) = D_k.then(kernel), and the
@@ -190,9 +191,9 @@ def iterate(count: Dist, kernel: Kernel, start: Dist | Any, chain: list[Dist] | 
     bad = [n for n in count.support() if not is_whole(n) or n < 0]
     if bad:
         raise InputError(f"a repeat count must be a whole number 0 or more, not {bad[0]!r}")
-    memo: dict = {}
+    memo: dict[Any, Dist[Any]] = {}
 
-    def once(state: Any) -> Dist:  # a pure kernel is computed once per distinct state
+    def once(state: Any) -> Dist[Any]:  # a pure kernel is computed once per distinct state
         d = memo.get(state)
         if d is None:
             d = memo[state] = kernel(state)

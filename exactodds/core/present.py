@@ -59,7 +59,8 @@ def presenter() -> Presenter | None:
     """The installed presenter, loading it first when a loader is set; O(1)."""
     if _state["presenter"] is None and _state["loader"] is not None:
         _state["loader"]()
-    return _state["presenter"]
+    shown: Presenter | None = _state["presenter"]
+    return shown
 
 
 def required(what: str) -> Presenter:

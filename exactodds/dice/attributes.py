@@ -83,7 +83,7 @@ class FaceClasses(NamedTuple):
     both: int
 
     @classmethod
-    def of_die(cls, die: Dist, first: Callable[[Any], bool], second: Callable[[Any], bool]) -> FaceClasses:
+    def of_die(cls, die: Dist[Any], first: Callable[[Any], bool], second: Callable[[Any], bool]) -> FaceClasses:
         """Classify the faces of ``die`` (a Dist over faces) by two predicates. O(faces)."""
         w = [0, 0, 0, 0]
         for face, weight in die.weights().items():
@@ -194,7 +194,7 @@ def _slot_bits(n: int, w: FaceClasses) -> int:
     """Bits per packed coefficient: every intermediate coefficient of the
     Horner pass is below ``(n + 1) * W^(n+1)`` (see :func:`second_at_least_weights`);
     rounded up to whole bytes for fast unpacking."""
-    bound = (n + 1) * max(w.total, 1) ** (n + 1)
+    bound: int = (n + 1) * max(w.total, 1) ** (n + 1)
     return (bound.bit_length() + 8) // 8 * 8
 
 
@@ -335,8 +335,8 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def attribute_counts(n: int, die: Dist, first: Callable[[Any], bool], second: Callable[[Any], bool],
-                     *, difference: bool = False) -> Dist:
+def attribute_counts(n: int, die: Dist[Any], first: Callable[[Any], bool], second: Callable[[Any], bool],
+                     *, difference: bool = False) -> Dist[Any]:
     """Exact joint distribution of ``(count_first, count_second)`` over ``n``
     iid copies of ``die``, where ``first`` and ``second`` are predicates on
     faces (e.g. ``lambda f: f >= 5`` and ``lambda f: f % 2 == 0``).
@@ -364,8 +364,8 @@ def attribute_counts(n: int, die: Dist, first: Callable[[Any], bool], second: Ca
     return Dist._make(weights, die.denominator ** n)
 
 
-def attribute_count_split(n: int, die: Dist, first: Callable[[Any], bool], second: Callable[[Any], bool],
-                          at_least: int) -> Dist:
+def attribute_count_split(n: int, die: Dist[Any], first: Callable[[Any], bool], second: Callable[[Any], bool],
+                          at_least: int) -> Dist[Any]:
     """Exact distribution of ``(count_first, count_second >= at_least)`` over
     ``n`` iid copies of ``die``: outcomes are ``(int, bool)`` tuples.
 

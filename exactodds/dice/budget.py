@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..core import Dist, InputError, check_size
 from ..core.checks import count as check_count
@@ -148,39 +148,51 @@ def first_roll_states(n: int, classes: FaceClasses, threshold: int, k: int) -> d
             buckets[_clip(js + i - s, k) + k + 1] += v
         return m, buckets
 
-    parts = {}
+    parts: dict[tuple[int, int], tuple[int, list[int]]] = {}
     for js in range(k):
         for jo in range(k):
             p = part(js, jo)
             if p is not None:
                 parts[js, jo] = p
                 add(p[0], js, jo, p[1])
-    for js in range(k):  # exactly js failed-second dice, k or more failed-other
-        m = n - js
-        mult = math.comb(n, js) * w.second_only ** js if m >= 0 else 0
-        if not mult:
-            continue
-        for a, row in enumerate(margin_weights(m, w.without("second_only"), s - js, k)):
-            add(a, js, k, [mult * v for v in row])
-        for jo in range(k):
-            if (js, jo) in parts:
-                add(parts[js, jo][0], js, k, parts[js, jo][1], -1)
-    for jo in range(k):  # exactly jo failed-other dice, k or more failed-second
-        m = n - jo
-        mult = math.comb(n, jo) * w.neither ** jo if m >= 0 else 0
-        if not mult:
-            continue
-        for a, row in enumerate(margin_weights(m, w.without("neither"), s, k)):
-            add(a, k, jo, [mult * v for v in row])
-        for js in range(k):
-            if (js, jo) in parts:
-                add(parts[js, jo][0], k, jo, parts[js, jo][1], -1)
+    _add_capped(n, w, s, k, parts, add, second=True)  # exactly js failed-second dice, k or more failed-other
+    _add_capped(n, w, s, k, parts, add, second=False)  # exactly jo failed-other dice, k or more failed-second
     full = {(a, k, k): row for a, row in enumerate(margin_weights(n, w, s, k))}
     for (a, gs, go), row in list(groups.items()):
         if (a, k, k) in full:
             full[a, k, k] = [x - y for x, y in zip(full[a, k, k], row)]
     for (a, gs, go), row in full.items():
         add(a, gs, go, row)
+    return _states(groups, k)
+
+
+_Adder = Callable[[int, int, int, list[int], int], None]
+
+
+def _add_capped(n: int, w: FaceClasses, s: int, k: int, parts: dict[tuple[int, int], tuple[int, list[int]]],
+                add: _Adder, second: bool) -> None:
+    """The groups of :func:`first_roll_states` where one kind of failed die is capped
+    at ``k`` and the other is exactly ``j < k``: ``C(n, j) f^j`` x the pool of the
+    other ``n - j`` dice without that class, minus the exact parts already counted.
+    ``second``: the exact kind is the failed dice with the second attribute.
+    k calls of :func:`margin_weights` and O(k^2) part subtractions."""
+    for j in range(k):
+        m = n - j
+        mult = math.comb(n, j) * (w.second_only if second else w.neither) ** j if m >= 0 else 0
+        if not mult:
+            continue
+        gs, go = (j, k) if second else (k, j)
+        pool = w.without("second_only" if second else "neither")
+        for a, row in enumerate(margin_weights(m, pool, s - j if second else s, k)):
+            add(a, gs, go, [mult * v for v in row], 1)
+        for i in range(k):
+            key = (j, i) if second else (i, j)
+            if key in parts:
+                add(parts[key][0], gs, go, parts[key][1], -1)
+
+
+def _states(groups: dict[tuple[int, int, int], list[int]], k: int) -> dict[BudgetState, int]:
+    """The weights by (successes, capped counts) and margin bucket as states. O(states)."""
     states: dict[BudgetState, int] = {}
     for (a, gs, go), row in groups.items():
         for j, v in enumerate(row):
@@ -241,8 +253,8 @@ def budget_split(n: int, classes: FaceClasses, threshold: int, k: int, policy: P
     return out
 
 
-def budget_split_dist(n: int, die: Dist, first: Callable[[object], bool], second: Callable[[object], bool],
-                      threshold: int, k: int, policy: Policy) -> Dist:
+def budget_split_dist(n: int, die: Dist[Any], first: Callable[[object], bool], second: Callable[[object], bool],
+                      threshold: int, k: int, policy: Policy) -> Dist[Any]:
     """:func:`budget_split` as a Dist over ``(successes, count_second >= threshold)``."""
     classes = FaceClasses.of_die(die, first, second)
     return Dist.from_weights(budget_split(n, classes, threshold, k, policy))

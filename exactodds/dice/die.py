@@ -20,14 +20,14 @@ from ..core.checks import is_whole
 MAX_SIDES = 1000
 
 
-def d(sides: int = 6) -> Dist:
+def d(sides: int = 6) -> Dist[int]:
     """The fair die with faces ``1..sides``."""
     if not is_whole(sides) or not 1 <= sides <= MAX_SIDES:
         raise InputError(f"a die has 1 to {MAX_SIDES} sides, not {sides!r}")
     return _die_cache.get(sides) or _die_cache.setdefault(sides, Dist.uniform(range(1, sides + 1)))
 
 
-_die_cache: dict[int, Dist] = {}
+_die_cache: dict[int, Dist[int]] = {}
 d6 = d(6)
 
 _TARGET_RE = re.compile(r"^\s*([0-9]{1,9})\s*\+\s*$")  # ASCII digits; 10+ digits is no target
@@ -133,12 +133,12 @@ class Target:
         return f"{self.value}+" if self.kind == "at_least" else self.kind
 
 
-def classify(die: Dist, category: Callable[[Any], Hashable]) -> Dist:
+def classify(die: Dist[Any], category: Callable[[Any], Hashable]) -> Dist[Any]:
     """The die's distribution over categories (e.g. hit/miss x even/odd). O(faces)."""
     return check_die(die).map(category)
 
 
-def success(die: Dist, target: Target) -> Dist:
+def success(die: Dist[Any], target: Target) -> Dist[Any]:
     """1 if the die meets ``target``, else 0."""
     check_target(target)
     return check_die(die).map(lambda f: int(target.succeeds(f)))
@@ -147,10 +147,10 @@ def success(die: Dist, target: Target) -> Dist:
 def _check_sides(sides: Any) -> int:
     if not is_whole(sides) or not 1 <= sides <= MAX_SIDES:
         raise InputError(f"a die has 1 to {MAX_SIDES} sides, not {sides!r}")
-    return sides
+    return int(sides)
 
 
-def check_die(die: Any, what: str = "die") -> Dist:
+def check_die(die: Any, what: str = "die") -> Dist[Any]:
     """``die`` if it is a :class:`~exactodds.core.Dist`, else an InputError."""
     if not isinstance(die, Dist):
         raise InputError(f"{what} must be a Dist (e.g. d6 or d(8)), not {die!r}")

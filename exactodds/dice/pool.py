@@ -18,7 +18,7 @@ from .die import check_die
 from ..core.checks import is_exact
 
 
-def successes(n: int, p: Any) -> Dist:
+def successes(n: int, p: Any) -> Dist[int]:
     """Number of successes among ``n`` dice each succeeding with chance ``p``.
 
     Binomial closed form: O(n) big-integer products.
@@ -31,7 +31,7 @@ def compositions_count(n: int, k: int) -> int:
     return math.comb(n + k - 1, k - 1) if k else int(n == 0)
 
 
-def pool_counts(n: int, die: Dist, order: Sequence[Hashable] | None = None) -> Dist:
+def pool_counts(n: int, die: Dist[Any], order: Sequence[Hashable] | None = None) -> Dist[Any]:
     """Joint distribution of the category counts of ``n`` iid dice.
 
     ``die`` is a distribution over categories (see :func:`~exactodds.dice.classify`).
@@ -62,10 +62,10 @@ def pool_counts(n: int, die: Dist, order: Sequence[Hashable] | None = None) -> D
     for j in range(k):
         for i in range(1, n + 1):
             powers[j][i] = powers[j][i - 1] * w[j]
-    out: dict = {}
+    out: dict[tuple[int, ...], int] = {}
 
     # n!/(prod a_i!) * prod w_i^a_i, one exact integer per count vector at the leaf
-    def rec(j: int, left: int, prefix: tuple, denom: int, num: int) -> None:
+    def rec(j: int, left: int, prefix: tuple[int, ...], denom: int, num: int) -> None:
         if j == k - 1:
             out[prefix + (left,)] = fact[n] // (denom * fact[left]) * num * powers[j][left]
             return
@@ -76,7 +76,7 @@ def pool_counts(n: int, die: Dist, order: Sequence[Hashable] | None = None) -> D
     return Dist._make(out, die.denominator**n)
 
 
-def multiset(n: int, die: Dist) -> Dist:
+def multiset(n: int, die: Dist[Any]) -> Dist[Any]:
     """Distribution of the sorted tuple of ``n`` iid dice (highest first).
 
     Built from :func:`pool_counts` over the faces: O(C(n+s-1, s-1)) outcomes
@@ -85,8 +85,8 @@ def multiset(n: int, die: Dist) -> Dist:
     faces = check_die(die).support()
     counts = pool_counts(n, die, faces)
 
-    def expand(c: tuple) -> tuple:
-        out: list = []
+    def expand(c: tuple[int, ...]) -> tuple[Any, ...]:
+        out: list[Any] = []
         for face, m in zip(faces, c):
             out.extend([face] * m)
         return tuple(sorted(out, reverse=True))
@@ -94,19 +94,19 @@ def multiset(n: int, die: Dist) -> Dist:
     return counts.map(expand)
 
 
-def keep_highest(n: int, die: Dist, keep: int) -> Dist:
+def keep_highest(n: int, die: Dist[Any], keep: int) -> Dist[Any]:
     """Sum of the ``keep`` highest of ``n`` dice (e.g. 3D6 keep two highest)."""
     _check_keep(n, keep, die)
     return multiset(n, die).map(lambda t: sum(t[:keep]))
 
 
-def keep_lowest(n: int, die: Dist, keep: int) -> Dist:
+def keep_lowest(n: int, die: Dist[Any], keep: int) -> Dist[Any]:
     """Sum of the ``keep`` lowest of ``n`` dice."""
     _check_keep(n, keep, die)
     return multiset(n, die).map(lambda t: sum(t[n - keep:]))
 
 
-def _check_keep(n: int, keep: int, die: Dist) -> None:
+def _check_keep(n: int, keep: int, die: Dist[Any]) -> None:
     check_count(n, "number of dice")
     check_count(keep, "number of dice kept")
     if any(not is_exact(f) for f in check_die(die).support()):

@@ -25,7 +25,7 @@ class Roll(NamedTuple):
     rerolled: bool
 
 
-def reroll_once(die: Dist, should_reroll: Collection[Any] | Callable[[Any], bool]) -> Dist:
+def reroll_once(die: Dist[Any], should_reroll: Collection[Any] | Callable[[Any], bool]) -> Dist[Any]:
     """Roll ``die``; if the face is one to reroll, roll it again once and keep that.
 
     Outcomes are :class:`Roll` pairs, so a rule can use a different target
@@ -71,7 +71,7 @@ def reroll_failed_chance(p_first: Any, p_reroll: Any | None = None) -> Fraction:
     return p + (1 - p) * p2
 
 
-def reroll_up_to(n: int, k: int, p_first: Any, p_reroll: Any | None = None) -> Dist:
+def reroll_up_to(n: int, k: int, p_first: Any, p_reroll: Any | None = None) -> Dist[Any]:
     """Successes of ``n`` dice when at most ``k`` failed dice are rerolled once.
 
     The player rerolls ``min(k, failures)`` dice (rerolling never hurts when
@@ -92,9 +92,9 @@ def reroll_up_to(n: int, k: int, p_first: Any, p_reroll: Any | None = None) -> D
     bits = n * (p.denominator - 1).bit_length() + k * (p2.denominator - 1).bit_length()
     check_size(state_units(terms, bits), f"the successes of {n} dice rerolling up to {k} failed dice"
                f"{weights_note(terms, bits).replace(' outcomes', ' terms')}")
-    cache: dict[int, Dist] = {}
+    cache: dict[int, Dist[Any]] = {}
 
-    def after(f: int) -> Dist:
+    def after(f: int) -> Dist[Any]:
         m = min(k, f)
         if m not in cache:
             cache[m] = Dist.binomial(m, p2)
@@ -103,7 +103,7 @@ def reroll_up_to(n: int, k: int, p_first: Any, p_reroll: Any | None = None) -> D
     return Dist.binomial(n, 1 - p).then(after)
 
 
-def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> Dist:
+def explode(die: Dist[Any], faces: Collection[Any] | None = None, depth: int = 1) -> Dist[Any]:
     """Total of a die that rolls again and adds when it shows one of ``faces``
     (default: its highest face), at most ``depth`` extra times.
 
@@ -119,7 +119,7 @@ def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> 
     for _ in range(depth):
         prev = result
 
-        def step(f: int, prev: Dist = prev) -> Dist:
+        def step(f: int, prev: Dist[Any] = prev) -> Dist[Any]:
             return prev + f if f in faces else Dist.constant(f)
 
         result = die.then(step)
@@ -127,7 +127,7 @@ def explode(die: Dist, faces: Collection[Any] | None = None, depth: int = 1) -> 
 
 
 
-def _faces(faces: Any) -> frozenset:
+def _faces(faces: Any) -> frozenset[Any]:
     """A collection of faces as a frozenset (an InputError for a single number or unhashable faces)."""
     if isinstance(faces, (str, bytes)) or not isinstance(faces, Collection):
         raise InputError(f"faces must be a collection such as {{1}} or [1, 2], not {faces!r}")

@@ -1,8 +1,9 @@
 """Running a sweep: grid -> distinct queries -> engine -> rows, streamed to the output.
 
-:func:`sweep` is the Python API (a pandas DataFrame, or a list of dicts
-without pandas); :func:`run_sweep` does the work and returns the rows with
-the sweep's counters; ``exactodds sweep`` is the command line.
+:func:`sweep` is the Python API and always returns a pandas DataFrame (it
+needs pandas); :func:`run_sweep` does the work and returns a
+:class:`SweepResult` (the rows as dicts, and the sweep's counters) without
+needing pandas; ``exactodds sweep`` is the command line.
 """
 
 from __future__ import annotations
@@ -285,8 +286,12 @@ def sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | None = 
           workers: int = DEFAULT_WORKERS, scheduler: str = "processes", address: str | None = None,
           client: Any = None, overwrite: bool = False, keep_going: bool = False, progress: bool = False,
           folder: str | Path | None = None) -> Any:
-    """Run a sweep and return its rows: a pandas DataFrame when pandas is
-    installed (counters in ``df.attrs["sweep"]``), else a list of dicts.
+    """Run a sweep and return its rows as a pandas DataFrame, in grid order,
+    with the counters in ``df.attrs["sweep"]``; the same type whatever else is
+    installed. Without pandas this is an :class:`InputError` before any work
+    (install pandas, or call :func:`run_sweep`, which returns a
+    :class:`SweepResult` whose ``rows`` are dicts and whose ``to_pandas()``
+    makes this DataFrame).
 
     ``grid``: a grid file's path, a dict of the same shape (relative profile
     paths resolved against ``folder``), or a :class:`Grid`. ``out``: also
@@ -304,10 +309,12 @@ def sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | None = 
                     "vary": {"n": {"from": 1, "to": 10}},
                     "report": {"mean": True, "at_least": [3]}}, scheduler="local")
     """
+    try:
+        import pandas  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
+    except ImportError:
+        raise InputError("sweep() returns a pandas DataFrame and needs pandas: pip install pandas (or "
+                         "'exactodds[notebook]'); run_sweep() returns the rows without pandas") from None
     result = run_sweep(as_grid(grid, folder), out, workers=workers, scheduler=scheduler, address=address,
                        client=client, overwrite=overwrite, keep_going=keep_going, progress=progress,
                        write=out is not None)
-    try:
-        return result.to_pandas()
-    except ImportError:
-        return result.rows
+    return result.to_pandas()

@@ -478,7 +478,7 @@ class AttackRun:
         names = [g.name for g in self.attack.groups]
         if name not in names:
             raise InputError(f"fire group {name!r} does not exist; groups are: {', '.join(map(repr, names))}")
-        views = {"hits": self.stage(stage_name(name, HITS)).map(lambda s: HitRoll(s.hits, s.crits))}
+        views: dict[str, Dist] = {"hits": self.stage(stage_name(name, HITS)).map(lambda s: HitRoll(s.hits, s.crits))}
         if self.attack.target.is_vehicle:
             views["penetration"] = self.stage(stage_name(name, PENETRATION)).map(
                 lambda s: VehicleHits(s.crit_penetrating, s.penetrating, s.glancing))

@@ -101,7 +101,7 @@ def _after(unit: ShootingUnit, before: int) -> Any:
         base = frozenset(s.statuses)
         panic = panic_triggered(before - alive, before)
         test = leadership.map(lambda ok: PANIC_TEST if ok else ROUTED) if panic else Dist.constant(None)
-        pinned = cool.map(lambda ok: None if ok else PINNED) if cool is not None and alive else Dist.constant(None)
+        pinned: Dist = cool.map(lambda ok: None if ok else PINNED) if cool is not None and alive else Dist.constant(None)
         return test.combine(pinned, lambda a, b: Hit(s.left, base | {x for x in (a, b) if x}))
 
     return after

@@ -193,7 +193,7 @@ def volley(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int]
     for w in left:
         states *= w + 1
     check_size((most * len(outcomes) + 1) * states, f"gets-hot losses of {len(outcomes)} firing models")
-    out = Dist.constant((0, ()))
+    out: Dist = Dist.constant((0, ()))
     for one in outcomes:
         out = out.combine(one, lambda acc, x: (acc[0] + x[0], acc[1] + (x[1],)))
     return out
