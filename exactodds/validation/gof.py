@@ -296,7 +296,7 @@ def fit(samples: Samples, statistic: str = "pearson", confidence: float = 0.95) 
                            + "; ".join(_short(c) for c in out.pooled)) if out.pooled else (
                 f"; every outcome has an expected count of at least {MIN_EXPECTED}, none pooled")
             test.why = (f"{n:,} samples over {k} outcomes: too many count vectors ({_big(vectors)}) for the "
-                        f"exact multinomial test, enough for the chi-square approximation (Cochran: every "
+                        f"exact multinomial test, so the pooled chi-square approximation (Cochran: every "
                         f"cell's expected count at least {MIN_EXPECTED}){pooled_note}; "
                         f"{len(pooled) - 1} degrees of freedom")
             out.tests.append(test)
@@ -337,7 +337,26 @@ def _short(cell: Cell) -> str:
 
 
 def _big(count: int) -> str:
-    return f"{count:.3g}" if count > 10**9 else f"{count:,}"
+    """A count as text: exactly up to 10^9, then ``1.23e+45``, and past 10^300
+    ``~1.23e+4567`` (never through a float, which overflows past 10^308, nor ``str``,
+    which Python refuses past 4,300 digits).
+
+    O(log count): an exponent from :func:`math.log10` (exact for ints of any size up to
+    rounding), corrected by integer comparison, then the three leading digits by integer
+    division."""
+    if count <= 10**9:
+        return f"{count:,}"
+    if count < 10**300:
+        return f"{count:.3g}"
+    exponent = int(math.log10(count))
+    while 10**exponent > count:
+        exponent -= 1
+    while 10 ** (exponent + 1) <= count:
+        exponent += 1
+    leading = (count * 100 + 10**exponent // 2) // 10**exponent  # three digits, rounded
+    if leading >= 1000:
+        leading, exponent = leading // 10, exponent + 1
+    return f"~{leading // 100}.{leading % 100:02d}e+{exponent}"
 
 
 def adjusted_residual(observed: int, n: int, p: Fraction) -> float:
