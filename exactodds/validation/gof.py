@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..core import Dist, InputError, max_states
+from ..core.limits import decimal_digits
 from ..dice.pool import compositions_count, pool_counts
 from .samples import Samples, outcome_fields, outcome_text
 from .stats import binomtest_pvalue, clopper_pearson, noncentrality, norm_sf, power_divergence
@@ -339,20 +340,13 @@ def _short(cell: Cell) -> str:
 def _big(count: int) -> str:
     """A count as text: exactly up to 10^9, then ``1.23e+45``, and past 10^300
     ``~1.23e+4567`` (never through a float, which overflows past 10^308, nor ``str``,
-    which Python refuses past 4,300 digits).
-
-    O(log count): an exponent from :func:`math.log10` (exact for ints of any size up to
-    rounding), corrected by integer comparison, then the three leading digits by integer
-    division."""
+    which Python refuses past 4,300 digits). O(digits): the exponent from
+    :func:`~exactodds.core.limits.decimal_digits`, three leading digits by integer division."""
     if count <= 10**9:
         return f"{count:,}"
     if count < 10**300:
         return f"{count:.3g}"
-    exponent = int(math.log10(count))
-    while 10**exponent > count:
-        exponent -= 1
-    while 10 ** (exponent + 1) <= count:
-        exponent += 1
+    exponent = decimal_digits(count) - 1
     leading = (count * 100 + 10**exponent // 2) // 10**exponent  # three digits, rounded
     if leading >= 1000:
         leading, exponent = leading // 10, exponent + 1
