@@ -195,9 +195,9 @@ def test_an_answer_too_long_to_write_is_refused_up_front_as_on_the_command_line(
 
     from exactodds.cli import main
 
-    start = time.monotonic()
+    start = time.process_time()  # processor seconds: they do not grow on a busy machine
     res = webform.run({"system": "pool", "params": {"n": "20000", "hit": "4+"}})
-    assert time.monotonic() - start < 10  # generous: about 0.2 s on a quiet machine
+    assert time.process_time() - start < 5  # generous: measured 0.2 s
     message = ("the answer has exact fractions of about 6,021 digits, over Python's limit of 4,300 digits for "
                "writing an integer as text; ask a smaller question, or raise it with the environment variable "
                "PYTHONINTMAXSTRDIGITS (0 = no limit)")
@@ -329,7 +329,7 @@ def test_the_page_in_a_browser(browser: object, server: str, tmp_path: Path) -> 
     later = time.monotonic() - t0
     assert res["ok"], res
     print(f"calculator: 40k6 shoot answered in {later * 1000:.0f} ms")
-    assert later < 5  # well under 1 s here
+    assert later < 60  # a hang, not a slow machine: well under 1 s here
     expected = ask("40k6", "shoot", shots=20, bs=4, strength=4, ap=5, target=GUARD)
     assert _table(page) == [(str(x), _shown(p)) for x, p in expected.dist.items()]
     assert page.get_attribute('[data-panel="0"] .eo-mean', "data-exact") == \

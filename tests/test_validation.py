@@ -654,10 +654,10 @@ def test_samples_of_an_assault_validate(tmp_path: Path, monkeypatch: pytest.Monk
                                           "--out", f"drawn{distance}.csv"])
         assert drawn.exit_code == 0, drawn.output
     before = sorted(p.name for p in tmp_path.iterdir())
-    start = time.monotonic()
+    start = time.process_time()  # processor seconds: they do not grow on a busy machine
     ok = CliRunner().invoke(main, ["validate", "assault7.toml", "drawn7.csv"])
     assert ok.exit_code == 0, ok.output
-    assert time.monotonic() - start < 60  # a generous bound: about 2 s on a quiet machine
+    assert time.process_time() - start < 30  # generous: measured 2 s
     lines = ok.output.splitlines()
     assert lines[3] == ("verdict: consistent at alpha = 0.05: no departure from the exact distribution "
                         "detected (smallest p-value 0.5098)")
