@@ -360,6 +360,80 @@ def test_a_killed_sweep_leaves_no_worker_and_releases_its_lock(folder: Path, tmp
     assert not (tmp_path / "rows.csv.lock").exists()
 
 
+def test_a_lock_left_by_a_killed_sweep_is_taken_though_its_workers_live(folder: Path, tmp_path: Path) -> None:
+    """SIGKILL to the sweep while its workers are stopped (so surely alive): the next
+    sweep takes the lock at once, since the workers never held it."""
+    out = tmp_path / "rows.csv"
+    with sweep_under_way(folder, out, rows=5) as (p, workers):
+        for w in workers:
+            os.kill(w, signal.SIGSTOP)
+        try:
+            p.kill()
+            p.wait(timeout=HUNG)
+            assert all(alive(w) for w in workers) and (tmp_path / "rows.csv.lock").exists()
+            taken = run(["sweep", "fast.toml", "--out", str(tmp_path / "other.csv")], folder)
+            assert taken.returncode == 0, taken.stderr
+            resumes_identically(folder, "slow.toml", out, "slow-full.csv")
+        finally:
+            for w in workers:
+                os.kill(w, signal.SIGKILL)
+                os.kill(w, signal.SIGCONT)
+    assert not (tmp_path / "rows.csv.lock").exists()
+
+
+HOLD_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+fcntl.flock(fd, fcntl.LOCK_EX)
+os.write(fd, sys.argv[2].encode())
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("owner", ["live", "gone"])
+def test_a_held_lock_is_refused_only_while_its_owner_lives(tmp_path: Path, owner: str) -> None:
+    """A lock still held (by a worker that outlived its sweep) naming a process that is
+    gone is stale and taken over; one naming a live process is refused."""
+    from exactodds import InputError
+    from exactodds.sweep.output import OutputLock
+
+    out = tmp_path / "rows.csv"
+    ended = subprocess.Popen(["true"])
+    ended.wait()  # its process id is now gone
+    named = f"{os.getpid()} -\n" if owner == "live" else f"{ended.pid} 1\n"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, f"{out}.lock", named], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+        if owner == "live":
+            with pytest.raises(InputError) as e:
+                OutputLock(out)
+            assert str(e.value) == (f"{out}: another sweep is writing this file now (it holds {out}.lock); "
+                                    "wait for it to finish, or choose another --out")
+            assert (tmp_path / "rows.csv.lock").read_text() == named
+        else:
+            lock = OutputLock(out)
+            assert (tmp_path / "rows.csv.lock").read_text().split()[0] == str(os.getpid())
+            lock.release()
+            assert not (tmp_path / "rows.csv.lock").exists()
+    finally:
+        holder.communicate("", timeout=HUNG)
+
+
+def test_ctrl_c_stops_the_sweep_at_the_engines_poll_and_it_resumes(folder: Path, tmp_path: Path) -> None:
+    out = tmp_path / "rows.csv"
+    with sweep_under_way(folder, out) as (p, workers):
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=HUNG)
+    assert p.returncode == 128 + signal.SIGINT
+    assert err.splitlines() == [f"sweep stopped; the finished rows are kept in {out}: run the same command "
+                                "again to resume", "Aborted."], err
+    assert gone(workers, HUNG)
+    assert not (tmp_path / "rows.csv.lock").exists()
+    resumes_identically(folder, "slow.toml", out, "slow-full.csv")
+
+
 # ------------------------------------------------------------------ a closed pipe
 @pytest.mark.parametrize("args", [["sample", "q.toml", "-n", "1000000"], ["sweep", "fast.toml"],
                                   ["pool", "400", "--hit", "4+", "--all"]], ids=["sample", "sweep", "pool"])
