@@ -423,8 +423,9 @@ def run(request: Mapping[str, Any], base: Path | None = None) -> dict[str, Any]:
 
     Returns ``{"ok": True, "command_line": ..., "toml": ..., **answer_data}``
     or ``{"ok": False, "error": "input"|"too_large"|"internal", "message":
-    one line, "field": the parameter at fault or None, "fields": [...],
-    "reason": ...}``.
+    one line, "field": the parameter at fault (or the request's own key at
+    fault: ``system``, ``command``, ``params``, ``files``, ``max_states``) or
+    None, "fields": [...], "reason": ...}``.
     """
     params: type[Params] | None = None
     values: Mapping[str, Any] = {}
@@ -435,7 +436,11 @@ def run(request: Mapping[str, Any], base: Path | None = None) -> dict[str, Any]:
         return {"ok": True, "id": command_id(query.system, query.command), "title": query.name,
                 "command_line": query.command_line(), "toml": query.to_toml(), **data}
     except Exception as e:  # every refusal, and any bug, as one line: never a traceback
-        return refusal(e, params, values)
+        try:
+            return refusal(e, params, values)
+        except Exception:  # an error whose own text cannot be written
+            return {"ok": False, "error": "internal", "message": f"internal error (a bug): {type(e).__name__}",
+                    "field": None, "fields": [], "reason": None}
 
 
 def run_json(request: str) -> str:
