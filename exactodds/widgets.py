@@ -166,7 +166,7 @@ class Form:
             if isinstance(value, (list, tuple)) or isinstance(control.value, (list, tuple)):
                 items = value if isinstance(value, (list, tuple)) else [] if value is None else [value]
                 new: Any = [str(v) for v in items]
-            elif isinstance(value, bool) or control.__class__.__name__ == "Checkbox":
+            elif isinstance(value, bool) or isinstance(control.value, bool):  # a checkbox takes it as it is
                 new = value
             else:
                 new = "" if value is None else str(value)
