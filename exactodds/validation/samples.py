@@ -35,8 +35,8 @@ from typing import IO, Any
 
 from ..core import Dist, InputError
 from ..tomlfiles import file_path
-from ..core.checks import (MAX_NESTING, MAX_NUMBER_DIGITS, bracket_depth, deep_nesting, is_whole, long_number,
-                           too_long_number)
+from ..core.checks import (JSON_STRINGS, MAX_NESTING, MAX_NUMBER_DIGITS, bracket_depth, deep_nesting, is_whole,
+                           long_number, too_long_number)
 
 MAX_LINE_CHARS = 1_000_000
 """Longest line read from a sample file (a longer one is refused, never loaded whole)."""
@@ -56,7 +56,6 @@ JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 
 _INT = re.compile(r"[+-]?\d+", re.ASCII)  # ASCII digits only: '²' or '٣' is not a number here
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
-_JSON_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 class _TextTooLarge(ValueError):
@@ -70,7 +69,7 @@ def _check_text(text: str) -> None:
     if found is not None:
         raise _TextTooLarge(too_long_number(found[1]))
     if "[" in text or "{" in text:
-        depth = bracket_depth(_JSON_STRINGS.sub("", text))
+        depth = bracket_depth(JSON_STRINGS.sub("", text))
         if depth > MAX_NESTING:
             raise _TextTooLarge(deep_nesting(depth, "arrays and objects"))
 
