@@ -51,6 +51,7 @@ from .render import (
 )
 
 FORMATS = ("table", "json", "csv")
+_INTS = {int}
 
 FIGURES = ("at_least", "at_most", "mean")
 """Single figures of any numeric answer (see :meth:`Answer.figure`)."""
@@ -61,7 +62,8 @@ LINE_WIDTH = 100
 
 def frac_str(p: Fraction | int) -> str:
     """A reduced fraction always written ``num/den`` (``"1/1"`` for one)."""
-    p = Fraction(p)
+    if p.__class__ is not Fraction:
+        p = Fraction(p)
     return f"{p.numerator}/{p.denominator}"
 
 
@@ -83,6 +85,8 @@ def jsonable(value: Any) -> Any:
 
 
 def _numeric(dist: Dist) -> bool:
+    if set(map(type, dist.weights())) == _INTS:  # the common case in one C pass, O(k)
+        return True
     return all(isinstance(x, int) and not isinstance(x, bool) for x in dist.support())
 
 

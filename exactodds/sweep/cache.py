@@ -26,6 +26,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..core.limits import state_units
+
 if TYPE_CHECKING:
     from ..answer import Answer
     from ..commands import Query
@@ -105,12 +107,14 @@ class AnswerCache:
             self._data.clear()
             self.hits = self.misses = self.units = 0
 
+    cache_clear = clear
+    """The same as :meth:`clear`, under the name of :func:`functools.cache`'s (so a
+    caller clearing every cache of the package finds this one too)."""
+
 
 def answer_units(answer: Answer) -> int:
     """The size of an answer in units of :data:`DEFAULT_UNITS`: its outcomes, each
     counted once per started 1,024 bits of the common denominator (O(1)), plus one."""
-    from ..core.limits import state_units
-
     dist = answer.dist
     return 1 + state_units(len(dist), dist.denominator.bit_length())
 

@@ -41,9 +41,12 @@ _INT = re.compile(r"^-?\d+$")
 
 def text_cell(value: Any) -> str:
     """The CSV text of any row value (``""`` for none)."""
+    kind = value.__class__
+    if kind is str:  # exact figures and most parameters: as they are
+        return value  # type: ignore[no-any-return]
     if value is None:
         return ""
-    if isinstance(value, float):
+    if kind is float:
         return repr(value)
     return cell(value)
 
@@ -131,6 +134,11 @@ class Output:
         """Append one row and flush it."""
         raise NotImplementedError
 
+    def write_rows(self, rows: Sequence[Sequence[str]]) -> None:
+        """Append rows and flush them once (the rows a finished task completes)."""
+        for cells in rows:
+            self.write(cells)
+
     def close(self, finished: bool) -> None:
         """Close the output; ``finished``: every row has been written."""
 
@@ -145,8 +153,11 @@ class StreamOutput(Output):
         self._columns: list[str] | None = columns  # the header waits for the first row (or the end)
 
     def write(self, cells: Sequence[str]) -> None:
+        self.write_rows([cells])
+
+    def write_rows(self, rows: Sequence[Sequence[str]]) -> None:
         self._header()
-        self._writer.writerow(cells)
+        self._writer.writerows(rows)
         self._stream.flush()
 
     def close(self, finished: bool) -> None:
@@ -185,7 +196,10 @@ class CsvOutput(Output):
             self._file.flush()
 
     def write(self, cells: Sequence[str]) -> None:
-        self._writer.writerow(cells)
+        self.write_rows([cells])
+
+    def write_rows(self, rows: Sequence[Sequence[str]]) -> None:
+        self._writer.writerows(rows)
         self._file.flush()
 
     def close(self, finished: bool) -> None:
@@ -222,6 +236,9 @@ class ParquetOutput(Output):
 
     def write(self, cells: Sequence[str]) -> None:
         self._journal.write(cells)
+
+    def write_rows(self, rows: Sequence[Sequence[str]]) -> None:
+        self._journal.write_rows(rows)
 
     def close(self, finished: bool) -> None:
         try:

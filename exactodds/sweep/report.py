@@ -18,8 +18,10 @@ Exact figures are reduced fractions written ``num/den``; each has a
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from ..core import InputError
@@ -82,13 +84,20 @@ class Report:
             row[f"{name}_float"] = float(p)
 
         cache: list[Dist] = []
+        table: list[Tails | Dist] = []
 
         def dist(numeric: bool = True) -> Dist:
             if not cache:
                 cache.append(self._dist(answer, what))
-            if numeric:
+            if numeric and not table:
                 _numeric(cache[0], what, self.field)
+                table.append(Tails.of(cache[0]) or cache[0])
             return cache[0]
+
+        def tails() -> Tails | Dist:
+            """The numeric distribution, as a table of tails when its outcomes are ints."""
+            dist()
+            return table[0]
 
         if self.mean:
             given = answer.mean if self.field is None else None
@@ -96,13 +105,13 @@ class Report:
         if self.var:
             exact("var", dist().var())
         for k in self.at_least:
-            exact(f"p_at_least_{k}", dist().at_least(k))
+            exact(f"p_at_least_{k}", tails().at_least(k))
         for k in self.at_most:
-            exact(f"p_at_most_{k}", dist().at_most(k))
+            exact(f"p_at_most_{k}", tails().at_most(k))
         for v in self.p_outcome:
             exact(f"p_outcome_{v}", dist(numeric=False).pmf(v))
         for label, q in self.quantiles:
-            row[f"quantile_{label}"] = jsonable(dist().ppf(q))
+            row[f"quantile_{label}"] = jsonable(tails().ppf(q))
         for name in self.extras:
             if name not in answer.extras:
                 raise InputError(f"{what}report.extras: {name!r} is not a figure of this command; it gives "
@@ -124,6 +133,46 @@ class Report:
             has = f"fields {', '.join(fields)}" if fields else "plain outcomes (remove report.field)"
             raise InputError(f"{what}report.field = {self.field!r}: the outcomes of this command have {has}")
         return answer.dist.marginal(self.field)
+
+
+class Tails:
+    """The cumulative weights of a distribution over plain ints, for many figures at once.
+
+    Built in O(k log k) for k outcomes (a C sort and a C running sum); then each
+    of :meth:`at_least`, :meth:`at_most` and :meth:`ppf` is one bisection,
+    O(log k), with the same exact values as the :class:`Dist` methods.
+    """
+
+    __slots__ = ("outcomes", "cumulative", "total")
+
+    def __init__(self, outcomes: list[int], cumulative: list[int], total: int) -> None:
+        self.outcomes, self.cumulative, self.total = outcomes, cumulative, total
+
+    @classmethod
+    def of(cls, dist: Dist) -> Tails | None:
+        """The table of ``dist``, or ``None`` unless every outcome is a plain int."""
+        weights = dist.weights()
+        if set(map(type, weights)) != {int}:
+            return None
+        outcomes = sorted(weights)
+        return cls(outcomes, list(accumulate(map(weights.__getitem__, outcomes))), dist.denominator)
+
+    def _below(self, i: int) -> int:
+        """The weight of the ``i`` smallest outcomes."""
+        return self.cumulative[i - 1] if i else 0
+
+    def at_least(self, x: int) -> Fraction:
+        """P(X >= x)."""
+        return Fraction(self.total - self._below(bisect_left(self.outcomes, x)), self.total)
+
+    def at_most(self, x: int) -> Fraction:
+        """P(X <= x)."""
+        return Fraction(self._below(bisect_right(self.outcomes, x)), self.total)
+
+    def ppf(self, q: Fraction) -> int:
+        """The smallest outcome x with P(X <= x) >= q (``q`` from 0 to 1)."""
+        need = -(-q.numerator * self.total // q.denominator)  # the least whole weight w with w / total >= q
+        return self.outcomes[min(bisect_left(self.cumulative, need), len(self.outcomes) - 1)]
 
 
 def _numeric(dist: Dist, what: str, field: str | None) -> None:
