@@ -52,7 +52,7 @@ def run_exactodds(case: Case, quick: bool) -> dict:
     """Time exactodds on one case; its answer, or why there is none."""
     budget, max_rep = (0.1, 3) if quick else (0.5, 25)
     try:
-        result, times = measure(case.compute, clear=lambda: clear_caches(["exactodds"]),
+        result, times = measure(case.compute, clear=lambda: (clear_caches(["exactodds"]), case.clear and case.clear()),
                                 budget=budget, max_repeats=max_rep)
         return {"times": times, "answer": case.canon(result)}
     except NotAvailable as exc:

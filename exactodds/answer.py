@@ -169,7 +169,7 @@ def _key_text(key: Any) -> str:
 def _numeric(dist: Dist) -> bool:
     if set(map(type, dist.weights())) == _INTS:  # the common case in one C pass, O(k)
         return True
-    return all(isinstance(x, int) and not isinstance(x, bool) for x in dist.support())
+    return all(isinstance(x, int) and not isinstance(x, bool) for x in dist.weights())  # unsorted: O(k)
 
 
 class ReadOnlyDict(dict):  # type: ignore[type-arg]
@@ -434,7 +434,7 @@ def _unset(v: Any) -> bool:
 
 
 def _numeric_outcomes(dist: Dist) -> bool:
-    return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in dist.support())
+    return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in dist.weights())  # unsorted: O(k)
 
 
 def _figure(v: Any, exact: bool) -> str:

@@ -13,6 +13,8 @@ can), and the targets it must meet. Modules:
 - :mod:`.sweeps`  (g) a sweep's own overhead.
 - :mod:`.exchanges` (h) whole 40K exchanges from scenario files, and a numpy
   Monte Carlo of the assault for comparison.
+- :mod:`.answers` (i) answers end to end (the JSON from the parameters)
+  against their rule steps.
 """
 
 from __future__ import annotations
@@ -110,6 +112,9 @@ class Case:
     fresh: dict[str, list[str]] | None = None
     skip_peers: tuple[str, ...] = ()
     note: str = ""
+    clear: Callable[[], Any] | None = None
+    """Called before every call, outside the timing, besides clearing the ``functools``
+    caches (e.g. a cache of answers that is not one)."""
 
 
 def dist_answer(dist: Any, key: Callable[[Any], Any] = lambda o: o) -> dict:
@@ -131,9 +136,9 @@ def _jsonable(x: Any) -> Any:
 
 def all_cases(quick: bool = False) -> list[Case]:
     """Every case, in report order."""
-    from . import exchanges, hh3, parity, pools, startup, sweeps, wh40k6
+    from . import answers, exchanges, hh3, parity, pools, startup, sweeps, wh40k6
 
     out: list[Case] = []
-    for mod in (pools, parity, wh40k6, hh3, startup, sweeps, exchanges):
+    for mod in (pools, parity, wh40k6, hh3, startup, sweeps, exchanges, answers):
         out.extend(mod.cases(quick))
     return sorted(out, key=lambda c: c.group)

@@ -107,10 +107,6 @@ class AnswerCache:
             self._data.clear()
             self.hits = self.misses = self.units = 0
 
-    cache_clear = clear
-    """The same as :meth:`clear`, under the name of :func:`functools.cache`'s (so a
-    caller clearing every cache of the package finds this one too)."""
-
 
 def answer_units(answer: Answer) -> int:
     """The size of an answer in units of :data:`DEFAULT_UNITS`: its outcomes, each
