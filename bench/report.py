@@ -114,6 +114,65 @@ def write_docs(report: dict) -> list[Path]:
     return [PAGE, *images]
 
 
+def update_docs(report: dict) -> list[Path]:
+    """Put the rows of a run of some cases (``--cases ... --docs``) into docs/performance.md:
+    each case's row replaced, or added after the last row of its group; the count of
+    targets met recomputed from the whole table; a line under the table says which rows
+    were measured again, when and at what load. The rest of the page is left as it is."""
+    lines = PAGE.read_text().split("\n")
+    start = lines.index(md_table(table_rows(report)).split("\n")[0])
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
+    rows = lines[start + 2:end]
+    for new in md_table(table_rows(report)).split("\n")[2:]:
+        key = _cells(new)[0]
+        at = [i for i, r in enumerate(rows) if _cells(r)[0] == key]
+        if at:
+            rows[at[0]] = new
+        else:
+            group = [i for i, r in enumerate(rows) if _cells(r)[0].split(".")[0] <= key.split(".")[0]]
+            rows.insert(group[-1] + 1 if group else 0, new)
+    keys = [r["key"] for r in report["rows"]]
+    m = report["machine"]
+    load = ", ".join(f"{x:.2f}" for x in m["load"]) if m.get("load") else "?"
+    note = f"Measured again {m['when']} (load average {load}): {', '.join(keys)}."
+    tail = lines[end:]  # from the blank line after the table
+    notes = []
+    while len(tail) > 2 and tail[1].startswith("Measured again "):  # the notes of earlier partial runs
+        notes.append(tail[1])
+        del tail[1:3]
+    notes = [n for n in notes if not set(_noted(n)) <= set(keys)] + [note]
+    tail[1:1] = [x for n in notes for x in (n, "")]
+    at = next((i for i, x in enumerate(tail) if x.startswith("Targets met in this run:")), None)
+    if at is not None:
+        tail[at] = _recount(rows) + tail[at][tail[at].index(" Answers compared"):]
+    PAGE.write_text("\n".join(lines[:start + 2] + rows + tail))
+    return [PAGE]
+
+
+def _cells(row: str) -> list[str]:
+    """The cells of a markdown table row (escaped bars kept in their cell)."""
+    return [c.strip().replace("\0", "\\|") for c in row.strip().strip("|").replace("\\|", "\0").split("|")]
+
+
+def _noted(line: str) -> list[str]:
+    """The case keys a "Measured again" line lists."""
+    return line.rsplit(": ", 1)[-1].rstrip(".").split(", ")
+
+
+def _recount(rows: list[str]) -> str:
+    """"Targets met in this run: N of M." (and the missed ones) from the table's target cells."""
+    met, missed = 0, []
+    for row in rows:
+        cells = _cells(row)
+        for target in cells[-1].split("; "):
+            state = target.rsplit(": ", 1)[-1]
+            met += state.startswith("met")
+            if state.startswith("MISSED"):
+                missed.append(f"{cells[0]} ({target.rsplit(': ', 1)[0]})")
+    out = f"Targets met in this run: {met} of {met + len(missed)}."
+    return out + (" Missed: " + "; ".join(missed) + "." if missed else "")
+
+
 def page_text(report: dict, curves_md: str, images: list[Path]) -> str:
     """The whole docs page."""
     m = report["machine"]

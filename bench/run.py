@@ -6,6 +6,7 @@
     python bench/run.py --no-peers   # exactodds alone
     python bench/run.py --docs       # also the growth curves, memory, and
                                      # rewrite docs/performance.md (+ docs/img/)
+    python bench/run.py --cases i --docs  # only these rows of docs/performance.md
 
 Run it with the project's environment active (exactodds installed). The
 peers' environment is created on first use (see bench/peers.py). Every case
@@ -114,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", default="", help="comma-separated key prefixes, e.g. a,b.joint,d")
     ap.add_argument("--no-peers", action="store_true", help="time exactodds alone")
     ap.add_argument("--docs", action="store_true",
-                    help="also measure growth curves and memory, and rewrite docs/performance.md")
+                    help="also measure growth curves and memory, and rewrite docs/performance.md "
+                         "(with --cases: only those cases' rows of its table)")
     args = ap.parse_args(argv)
 
     prefixes = tuple(p.strip() for p in args.cases.split(",") if p.strip())
@@ -173,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         report["machine"]["load_after"] = os.getloadavg()
     except OSError:
         pass
-    if args.docs:
+    if args.docs and not prefixes:
         from bench.curves import measure_curves
 
         report["curves"] = measure_curves(peer_python, quick=args.quick)
@@ -183,9 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "latest.json").write_text(json.dumps(report, indent=1, default=str))
     if args.docs:
-        from bench.report import write_docs
+        from bench.report import update_docs, write_docs
 
-        written = write_docs(report)
+        written = update_docs(report) if prefixes else write_docs(report)
         print("wrote " + ", ".join(str(p.relative_to(ROOT)) for p in written))
     differ = [r["key"] for r in rows if r["answers"]["same"] is False]
     if differ:

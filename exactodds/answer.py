@@ -248,8 +248,13 @@ class Answer:
         """The ``outcomes`` list of :meth:`to_json`, at nesting level 1."""
         weights, den = self.dist.weights(), self.dist.denominator
         heads: dict[type, list[str]] = {}
-        rows = [f'{{\n      "outcome": {_outcome_json(x, heads)},\n      "p": "{ratio_text(weights[x], den)}",'
-                f'\n      "p_float": {_float_text(weights[x] / den)}\n    }}' for x in self.dist.support()]
+        gcd, rows = math.gcd, []
+        for x in self.dist.support():
+            w = weights[x]
+            g = gcd(w, den)
+            # 0 < w / den <= 1: a finite float, which json writes as its repr
+            rows.append(f'{{\n      "outcome": {int.__repr__(x) if x.__class__ is int else _outcome_json(x, heads)},'
+                        f'\n      "p": "{w // g}/{den // g}",\n      "p_float": {w / den!r}\n    }}')
         return "[\n    " + ",\n    ".join(rows) + "\n  ]"
 
     def to_csv(self) -> str:
