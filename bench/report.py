@@ -120,10 +120,33 @@ def update_docs(report: dict) -> list[Path]:
     targets met recomputed from the whole table; a line under the table says which rows
     were measured again, when and at what load. The rest of the page is left as it is."""
     lines = PAGE.read_text().split("\n")
-    start = lines.index(md_table(table_rows(report)).split("\n")[0])
+    table = md_table(table_rows(report)).split("\n")
+    start = lines.index(table[0])
     end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
-    rows = lines[start + 2:end]
-    for new in md_table(table_rows(report)).split("\n")[2:]:
+    rows = merge_rows(lines[start + 2:end], table[2:])
+    keys = [r["key"] for r in report["rows"]]
+    m = report["machine"]
+    load = ", ".join(f"{x:.2f}" for x in m["load"]) if m.get("load") else "?"
+    tail = lines[end:]  # from the blank line after the table
+    notes = []
+    while len(tail) > 2 and tail[1].startswith("Measured again "):  # the notes of earlier partial runs
+        notes.append(tail[1])
+        del tail[1:3]
+    notes = [n for n in notes if not set(_noted(n)) <= set(keys)]
+    notes.append(f"Measured again {m['when']} (load average {load}): {', '.join(keys)}.")
+    tail[1:1] = [x for n in notes for x in (n, "")]
+    at = next((i for i, x in enumerate(tail) if x.startswith("Targets met in this run:")), None)
+    if at is not None:
+        tail[at] = _recount(rows) + tail[at][tail[at].index(" Answers compared"):]
+    PAGE.write_text("\n".join(lines[:start + 2] + rows + tail))
+    return [PAGE]
+
+
+def merge_rows(rows: list[str], new_rows: list[str]) -> list[str]:
+    """Markdown table rows with each of ``new_rows`` replacing the row of the same case,
+    or added after the last row of its group (the key's letter)."""
+    rows = list(rows)
+    for new in new_rows:
         key = _cells(new)[0]
         at = [i for i, r in enumerate(rows) if _cells(r)[0] == key]
         if at:
@@ -131,22 +154,7 @@ def update_docs(report: dict) -> list[Path]:
         else:
             group = [i for i, r in enumerate(rows) if _cells(r)[0].split(".")[0] <= key.split(".")[0]]
             rows.insert(group[-1] + 1 if group else 0, new)
-    keys = [r["key"] for r in report["rows"]]
-    m = report["machine"]
-    load = ", ".join(f"{x:.2f}" for x in m["load"]) if m.get("load") else "?"
-    note = f"Measured again {m['when']} (load average {load}): {', '.join(keys)}."
-    tail = lines[end:]  # from the blank line after the table
-    notes = []
-    while len(tail) > 2 and tail[1].startswith("Measured again "):  # the notes of earlier partial runs
-        notes.append(tail[1])
-        del tail[1:3]
-    notes = [n for n in notes if not set(_noted(n)) <= set(keys)] + [note]
-    tail[1:1] = [x for n in notes for x in (n, "")]
-    at = next((i for i, x in enumerate(tail) if x.startswith("Targets met in this run:")), None)
-    if at is not None:
-        tail[at] = _recount(rows) + tail[at][tail[at].index(" Answers compared"):]
-    PAGE.write_text("\n".join(lines[:start + 2] + rows + tail))
-    return [PAGE]
+    return rows
 
 
 def _cells(row: str) -> list[str]:

@@ -205,3 +205,12 @@ def test_i_pool_answer_against_the_enumerator() -> None:
 
     got = decode_answer(answers.json_answer(answers.answer_json("pool", None, {"n": 3, "hit": "4+"})))
     assert got == brute(3, lambda r: sum(f >= 4 for f in r))
+
+
+def test_docs_rows_of_a_partial_run_replace_or_join_their_group() -> None:
+    from bench.report import _recount, merge_rows
+
+    rows = ["| a.x | q | 1 ms | - | - | - | t: met |", "| c.y | q \\| z | 1 ms | - | - | - | t: MISSED (2.00); u: met |"]
+    merged = merge_rows(rows, ["| b.z | q | 2 ms | - | - | - | - |", "| a.x | q | 3 ms | - | - | - | t: met |"])
+    assert merged == ["| a.x | q | 3 ms | - | - | - | t: met |", "| b.z | q | 2 ms | - | - | - | - |", rows[1]]
+    assert _recount(merged) == "Targets met in this run: 2 of 3. Missed: c.y (t)."
