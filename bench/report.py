@@ -295,6 +295,30 @@ The peers are general engines: icepool evaluates a multiset outcome by
 outcome over a state space, dyce and icepool's `@` sum n dice by repeated
 convolution; both are exact and far more general, and both pay for it here.
 
+## The cost of a question
+
+Two families of cases time what exactodds does around the dice, each against
+its own reference in the same run:
+
+- **g.sweep1000** against **g.dice1000**: 1,000 cheap `pool` questions (1 to
+  100 dice, 2+ to 6+, rerolling failed dice or not) swept in this process
+  (`scheduler="local"`, rows written as CSV), against the same 1,000
+  distributions from the dice functions (`successes`,
+  `reroll_failed_chance`) in a loop. Target: the sweep within 3 times the
+  dice. Per row the sweep builds and checks the query from the grid's
+  values, keys it, computes the answer and its mean, the row's figures (one
+  sorted pass over the integer weights serves every tail and quantile) and
+  its CSV cells; rows are written and flushed once per finished task.
+- **i.NAME.answer** against **i.NAME.step**: the answer's JSON from the
+  command's parameters (what `exactodds ... --format json` does after the
+  interpreter starts) against the rule step alone. Target: the answer's own
+  cost, (answer - step) / step, within 3. The JSON is written straight from
+  the integer weights (each `p` reduced by one gcd, each `p_float` one
+  correctly rounded division), the same bytes as `json.dumps(..., indent=2)`
+  of the exact fractions. When the step is a single binomial (60 dice,
+  tens of microseconds), writing its 61 exact fractions and floats as text
+  costs more than computing them.
+
 ## How cost grows
 
 {curves}
