@@ -51,7 +51,7 @@ def machine() -> dict:
 
 def run_exactodds(case: Case, quick: bool) -> dict:
     """Time exactodds on one case; its answer, or why there is none."""
-    budget, max_rep = (0.1, 3) if quick else (0.5, 25)
+    budget, max_rep = (0.1, 3) if quick else (case.budget or 0.5, 25)
     try:
         result, times = measure(case.compute, clear=lambda: (clear_caches(["exactodds"]), case.clear and case.clear()),
                                 budget=budget, max_repeats=max_rep)
