@@ -24,6 +24,7 @@ from fractions import Fraction
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
+from ..answer import frac_str, jsonable
 from ..core import InputError
 from ..tomlfiles import no_unknown_keys, optional
 
@@ -75,8 +76,6 @@ class Report:
 
         Cost: O(k) per figure for a distribution of k outcomes.
         """
-        from ..answer import frac_str, jsonable
-
         row: dict[str, Any] = {}
 
         def exact(name: str, p: Fraction) -> None:
