@@ -35,6 +35,7 @@ import io
 import json
 import json.encoder
 import math
+from collections import namedtuple
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -131,7 +132,7 @@ def _outcome_json(x: Any, heads: dict[type, list[str]]) -> str:
     kind = x.__class__
     if kind is int:
         return int.__repr__(x)
-    if not (isinstance(x, tuple) and hasattr(x, "_fields") and hasattr(x, "_asdict")) or not x:
+    if getattr(getattr(kind, "_asdict", None), "__code__", None) is not _ASDICT or not x:  # not a plain named tuple
         return json_text(jsonable(x), 3)
     head = heads.get(kind)
     if head is None:
@@ -140,6 +141,8 @@ def _outcome_json(x: Any, heads: dict[type, list[str]]) -> str:
     return "{" + "".join(h + json_text(jsonable(v), 4) for h, v in zip(head, x)) + "\n      }"
 
 
+_ASDICT = namedtuple("_Plain", "x")._asdict.__code__
+"""The code of every named tuple's own ``_asdict`` (``dict(zip(_fields, self))``)."""
 _CONSTANTS = {None: "null", True: "true", False: "false"}
 _string_text = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
 

@@ -134,3 +134,19 @@ def test_tails_only_for_plain_ints() -> None:
     assert Tails.of(Dist.from_weights({1: 1, True: 1})) is not None  # True and 1 are one outcome
     assert Tails.of(Dist.from_weights({1: 1, F(1, 2): 1})) is None
     assert Tails.of(Dist.from_weights({"a": 1})) is None
+
+
+class Pair(NamedTuple):
+    a: int
+    b: int
+
+
+class Renamed(Pair):
+    def _asdict(self) -> dict:  # type: ignore[override]
+        return {"total": self.a + self.b}
+
+
+def test_an_outcome_with_its_own_asdict_is_written_by_it() -> None:
+    answer = Answer(Dist.from_weights({Renamed(1, 2): 1, Renamed(2, 2): 1}))
+    assert answer.to_json() == json.dumps(answer.to_json_obj(), indent=2)
+    assert '"total": 3' in answer.to_json()
