@@ -71,7 +71,7 @@ def test_to_json_is_the_encoder_on_the_json_object(answer: Answer) -> None:
 def reference_csv(answer: Answer) -> str:
     """The CSV as one writer writes whole rows from the Fractions of ``dist.items()``."""
     from exactodds.answer import _csv_value, _flat_extras, frac_str
-    from exactodds.core.display import outcome_label
+    from exactodds.render import outcome_label
 
     items = answer.dist.items()
     first = items[0][0]
