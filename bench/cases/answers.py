@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ORKS = str(ROOT / "examples" / "40k6" / "ork_boyz.toml")
 OWN_COST = 3.0
 """The answer's own cost at most this many times its rule step's."""
+BUDGET = 1.0
+"""Seconds of timed calls for each case of a pair: the figure is a ratio of two minimums."""
 
 
 def pool_step(n: int, hit: str) -> Any:
@@ -101,9 +103,10 @@ def cases(quick: bool = False) -> list[Case]:
     out = []
     for name, (system, command, params, step, line) in QUESTIONS.items():
         out.append(Case(f"i.{name}.step", "i", f"rule step of exactodds {line} (reference)",
-                        compute=step, canon=step_answer))
+                        compute=step, canon=step_answer, budget=BUDGET))
         out.append(Case(f"i.{name}.answer", "i", f"exactodds {line} --format json, in-process from the parameters",
                         compute=lambda s=system, c=command, p=params: answer_json(s, c, p), canon=json_answer,
+                        budget=BUDGET,
                         targets=[relative(f"i.{name}.step", OWN_COST,
                                           f"own cost <= {OWN_COST:g}x the rule step's (same run)", offset=1.0)]))
     return out
