@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 from bench import peers  # noqa: E402
 from bench.cases import Case, NotAvailable, all_cases  # noqa: E402
 from bench.report import render_table  # noqa: E402
-from bench.timing import clear_caches, decode_answer, measure  # noqa: E402
+from bench.timing import clear_caches, decode_answer, measure, measure_pair  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 
@@ -60,6 +60,26 @@ def run_exactodds(case: Case, quick: bool) -> dict:
         return {"unavailable": str(exc)}
     except Exception as exc:  # reported in the table; the suite goes on
         return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def run_pair(reference: Case, case: Case, quick: bool) -> tuple[dict, dict]:
+    """Time a case and its reference with their calls alternating; each one's result."""
+    budget, max_rep = (0.2, 3) if quick else (2 * (case.budget or 0.5), 25)
+
+    def clear() -> None:
+        clear_caches(["exactodds"])
+        for c in (reference, case):
+            if c.clear:
+                c.clear()
+
+    try:
+        got = measure_pair((reference.compute, case.compute), clear=clear, budget=budget, max_repeats=max_rep)
+    except NotAvailable as exc:
+        return {"unavailable": str(exc)}, {"unavailable": str(exc)}
+    except Exception as exc:  # reported in the table; the suite goes on
+        error = {"error": f"{type(exc).__name__}: {exc}"}
+        return error, error
+    return tuple({"times": t, "answer": c.canon(r)} for c, (r, t) in zip((reference, case), got))  # type: ignore[return-value]
 
 
 def compare(results: dict) -> dict:
@@ -135,11 +155,19 @@ def main(argv: list[str] | None = None) -> int:
     print("versions: " + ", ".join(f"{k} {v}" for k, v in info["versions"].items()), flush=True)
 
     per_case: dict[str, dict] = {c.key: {} for c in cases}
+    by_key = {c.key: c for c in cases}
     print("exactodds:", flush=True)
     for c in cases:
-        if c.fresh:
-            continue
-        per_case[c.key]["exactodds"] = r = run_exactodds(c, args.quick)
+        if c.fresh or any(o.paired == c.key for o in cases):
+            continue  # a reference is timed with the case that pairs with it
+        if c.paired in by_key:
+            ref, r = run_pair(by_key[c.paired], c, args.quick)
+            per_case[c.paired]["exactodds"] = ref
+            print(f"  {c.paired:<36} " + (f"{ref['times']['min'] * 1e3:10.3f} ms" if "times" in ref
+                                          else ref["error"]), flush=True)
+        else:
+            r = run_exactodds(c, args.quick)
+        per_case[c.key]["exactodds"] = r
         shown = (f"{r['times']['min'] * 1e3:10.3f} ms" if "times" in r
                  else r.get("unavailable") or r.get("error"))
         print(f"  {c.key:<36} {shown}", flush=True)

@@ -214,3 +214,14 @@ def test_docs_rows_of_a_partial_run_replace_or_join_their_group() -> None:
     merged = merge_rows(rows, ["| b.z | q | 2 ms | - | - | - | - |", "| a.x | q | 3 ms | - | - | - | t: met |"])
     assert merged == ["| a.x | q | 3 ms | - | - | - | t: met |", "| b.z | q | 2 ms | - | - | - | - |", rows[1]]
     assert _recount(merged) == "Targets met in this run: 2 of 3. Missed: c.y (t)."
+
+
+def test_a_pair_is_timed_alternately_from_one_clear_each() -> None:
+    from bench.timing import measure_pair
+
+    calls: list[str] = []
+    got = measure_pair((lambda: calls.append("a") or 1, lambda: calls.append("b") or 2),
+                       clear=lambda: calls.append("clear"), budget=0.0, max_repeats=3)
+    assert [r for r, _ in got] == [1, 2]
+    assert all(t["repeats"] == 3 and t["min"] <= t["median"] for _, t in got)
+    assert calls == ["clear", "a", "b"] + ["clear", "a", "clear", "b"] * 3

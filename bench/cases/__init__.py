@@ -115,6 +115,9 @@ class Case:
     clear: Callable[[], Any] | None = None
     """Called before every call, outside the timing, besides clearing the ``functools``
     caches (e.g. a cache of answers that is not one)."""
+    paired: str = ""
+    """The key of the case this one's figure is a ratio to: the two are timed with
+    their calls alternating (:func:`~bench.timing.measure_pair`) when both run."""
     budget: float | None = None
     """Seconds of timed calls (default the harness's 0.5 s): more repeats for a case
     whose ratio to another case is the figure, so that a busy moment weighs less."""

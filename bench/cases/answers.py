@@ -106,7 +106,7 @@ def cases(quick: bool = False) -> list[Case]:
                         compute=step, canon=step_answer, budget=BUDGET))
         out.append(Case(f"i.{name}.answer", "i", f"exactodds {line} --format json, in-process from the parameters",
                         compute=lambda s=system, c=command, p=params: answer_json(s, c, p), canon=json_answer,
-                        budget=BUDGET,
+                        budget=BUDGET, paired=f"i.{name}.step",
                         targets=[relative(f"i.{name}.step", OWN_COST,
                                           f"own cost <= {OWN_COST:g}x the rule step's (same run)", offset=1.0)]))
     return out

@@ -119,7 +119,7 @@ def cases(quick: bool = False) -> list[Case]:
         Case("g.dice1000", "g", "1,000 pool distributions (n 1-100 x 2+..6+ x reroll failed or not) from the dice "
              "functions in a loop (reference)", compute=dice_loop, canon=_rows, budget=RATIO_BUDGET),
         Case("g.sweep1000", "g", "the same 1,000 queries as a sweep (scheduler local, CSV rows written)",
-             compute=small_sweep, canon=_rows, clear=forget, budget=RATIO_BUDGET,
+             compute=small_sweep, canon=_rows, clear=forget, budget=RATIO_BUDGET, paired="g.dice1000",
              targets=[relative("g.dice1000", SMALL_TARGET,
                                f"sweep / dice functions <= {SMALL_TARGET:g} (same run)")]),
     ]
