@@ -255,6 +255,9 @@ first use with a Python 3.12 or newer when one is found; icepool 2.2 needs
 - Fresh-process cases (f) time a whole new process (interpreter start
   included), 9 times, minimum.
 - Ratios are exactodds / fastest peer: 0.01 means 100 times faster.
+- A case whose figure is a ratio to another exactodds case (g.sweep1000 to
+  g.dice1000, each i.NAME.answer to its i.NAME.step) is timed with its calls
+  alternating with that case's, so that both see the same load.
 - Each peer question is written the way a user of that library would write
   it, with its fastest idiom we found (see `bench/peer_impl.py`); where a
   library has two natural idioms both are timed.
