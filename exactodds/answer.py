@@ -141,7 +141,7 @@ def _outcome_json(x: Any, heads: dict[type, list[str]]) -> str:
     return "{" + "".join(h + json_text(jsonable(v), 4) for h, v in zip(head, x)) + "\n      }"
 
 
-_ASDICT = namedtuple("_Plain", "x")._asdict.__code__
+_ASDICT = getattr(namedtuple("_Plain", "x"), "_asdict").__code__
 """The code of every named tuple's own ``_asdict`` (``dict(zip(_fields, self))``)."""
 _CONSTANTS = {None: "null", True: "true", False: "false"}
 _string_text = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]

@@ -171,8 +171,8 @@ def _stream(grid: Grid, schema: Schema, output: Output | None, result: SweepResu
             result.count += 1
             if keep_rows:
                 result.rows.append(row)
-        if lines:
-            output.write_rows(lines)  # type: ignore[union-attr]
+        if lines and output is not None:
+            output.write_rows(lines)
 
     def finish(slot: _Slot, r: Result) -> None:
         slot.row = _row(slot.point, r, keep_going, schema)
