@@ -317,15 +317,17 @@ class ExchangeOfFire(Params):
     turns: int = param(Count(1, 20, "a number of turns"), "Repeat the exchange this many turns, the state carried "
                        "over.", 1)
 
-    def check_units(self, attacker: ShootingUnit, target: ShootingUnit, called: tuple[str, str] | None = None) -> None:
+    def check_units(self, attacker: ShootingUnit, target: ShootingUnit,
+                    called: tuple[str, str] | None = None) -> None:
         """Refuse a facing for a unit without armour facings, and a unit that cannot
         shoot (in an exchange both units shoot). ``called``: how messages name the
         attacker and the target (default: their names). O(model lines)."""
         for key, unit in (("facing", target), ("return_facing", attacker)):
             if getattr(self, key) is not None and not unit.target.is_vehicle:
-                raise ParamError("{" + key + "} applies to vehicles; " + literal(f"{unit.name!r} has no armour facings"))
-        for role, unit, name in zip(("attacker", "target"), (attacker, target), called or (attacker.name, target.name),
-                                    strict=True):
+                raise ParamError("{" + key + "} applies to vehicles; "
+                                 + literal(f"{unit.name!r} has no armour facings"))
+        names = called or (attacker.name, target.name)
+        for role, unit, name in zip(("attacker", "target"), (attacker, target), names, strict=True):
             if not unit.can_shoot():
                 raise ParamError("{" + role + "} " + literal(
                     f"{name}: no model line fires (bs and weapon = \"NAME\"); in an exchange both units shoot"))
