@@ -95,21 +95,19 @@ class Params:
     """Base class of every command's parameters (see the module docstring)."""
 
     def __post_init__(self) -> None:
+        # O(fields): the declared fields are read once per class (specs), not per object
         done: dict[str, Any] = {}
-        for f in fields(self):
-            spec = f.metadata.get("spec")
-            if spec is None:
-                continue
-            value = getattr(self, f.name)
-            if value is None and f.default is None:  # an optional parameter left out
-                done[f.name] = None
+        for name, (spec, default) in self.specs().items():
+            value = getattr(self, name)
+            if value is None and default is None:  # an optional parameter left out
+                done[name] = None
                 continue
             try:
                 value = spec.kind.convert(value, done)
             except KindError as e:
-                raise FieldError(f.name, str(e)) from None
-            object.__setattr__(self, f.name, value)
-            done[f.name] = value
+                raise FieldError(name, str(e)) from None
+            object.__setattr__(self, name, value)
+            done[name] = value
         self.check()
 
     def check(self) -> None:
