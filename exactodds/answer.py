@@ -52,6 +52,7 @@ from .render import (
     plot_dists,
     save_figure,
 )
+from .units import UnitFields, Units, engagement_lines, marginals_obj, unit_answer_parts
 
 FORMATS = ("table", "json", "csv")
 _INTS = {int}
@@ -219,6 +220,7 @@ class Answer:
     extras: dict = field(default_factory=dict)
     mean: Fraction | None = None
     stages: dict[str, Dist] = field(default_factory=dict)
+    units: Units | None = None
 
     def __post_init__(self) -> None:
         for name in ("query", "extras", "stages"):  # O(entries): copies, so the caller's dicts stay theirs
@@ -232,6 +234,8 @@ class Answer:
         for x, p in self.dist.items():
             obj["outcomes"].append({"outcome": jsonable(x), "p": frac_str(p), "p_float": float(p)})
         obj["mean"] = None if self.mean is None else frac_str(self.mean)
+        if self.composite:
+            obj["marginals"] = self._marginals()
         for k, v in self.extras.items():
             obj[k] = jsonable(v)
         return obj
@@ -243,6 +247,8 @@ class Answer:
         outcomes, no :class:`~fractions.Fraction` and no encoder per outcome."""
         texts = {"query": json_text(jsonable(self.query), 1), "outcomes": self._outcomes_json(),
                  "mean": "null" if self.mean is None else json_text(frac_str(self.mean))}
+        if self.composite:
+            texts["marginals"] = json_text(self._marginals(), 1)
         for k, v in self.extras.items():
             texts[k] = json_text(jsonable(v), 1)
         return "{\n  " + ",\n  ".join(f"{_key_text(k)}: {t}" for k, t in texts.items()) + "\n}"
@@ -312,7 +318,7 @@ class Answer:
             buf.write(line.getvalue()[:-1] + tail)
         return buf.getvalue()
 
-    def to_table(self, all_rows: bool = False, exact: bool = False) -> str:
+    def to_table(self, all_rows: bool = False, exact: bool = False, joint: bool = False) -> str:
         """A plain-text table for people: the query, the distribution, the mean and extras.
 
         ``all_rows=False`` (CLI: without ``--all``): the window of the most
@@ -325,15 +331,27 @@ class Answer:
         Decimals have 4 significant digits and never read 0 for a chance that
         is not 0; whole numbers print without ``/1``. Without ``exact``, no
         line is longer than :data:`LINE_WIDTH` characters (the query line wraps).
+
+        A composite answer (:attr:`composite`: two units or more) shows by
+        default a short block per unit and its most probable joint outcomes
+        (:func:`~exactodds.units.engagement_lines`); ``joint`` (CLI ``--joint``)
+        or ``all_rows`` shows the whole joint distribution instead.
         """
         lines = []
         if self.query:
             shown = ", ".join(f"{k}={_show(v)}" for k, v in self.query.items() if not _unset(v))
             lines += _wrap("query: " + shown)
-        lines.append(dist_text(self.dist, all_rows=all_rows, exact=exact))
-        if self.mean is not None:
-            lines.append(f"mean: {figure_text(self.mean, exact)}")
+        covered: set[str] = set()
+        if self.composite and not (all_rows or joint or self.numeric):
+            blocks, covered = engagement_lines(self, exact)
+            lines += blocks
+        else:
+            lines.append(dist_text(self.dist, all_rows=all_rows, exact=exact))
+            if self.mean is not None:
+                lines.append(f"mean: {figure_text(self.mean, exact)}")
         for k, v in self.extras.items():
+            if k in covered:
+                continue
             if isinstance(v, dict) and any(isinstance(x, (int, Fraction)) and not isinstance(x, bool)
                                            for x in v.values()):
                 lines.append(f"{k}:")
@@ -344,14 +362,14 @@ class Answer:
                 lines += _wrap(f"{k}: {_figure(v, exact)}")
         return "\n".join(lines)
 
-    def render(self, fmt: str, all_rows: bool = False, exact: bool = False) -> str:
-        """Render in one of :data:`FORMATS`; ``all_rows`` and ``exact`` are the
-        table's options (:meth:`to_table`; CLI ``--all`` and ``--exact``):
-        JSON and CSV are always complete and exact."""
+    def render(self, fmt: str, all_rows: bool = False, exact: bool = False, joint: bool = False) -> str:
+        """Render in one of :data:`FORMATS`; ``all_rows``, ``exact`` and ``joint`` are
+        the table's options (:meth:`to_table`; CLI ``--all``, ``--exact`` and
+        ``--joint``): JSON and CSV are always complete and exact."""
         if fmt not in FORMATS:
             raise InputError(f"format {fmt!r} is not known; use {', '.join(FORMATS)}")
         if fmt == "table":
-            return self.to_table(all_rows=all_rows, exact=exact)
+            return self.to_table(all_rows=all_rows, exact=exact, joint=joint)
         return self.to_json() if fmt == "json" else self.to_csv()
 
     # ------------------------------------------------------- single figures
@@ -370,6 +388,10 @@ class Answer:
         if name in ("at_least", "at_most"):
             if k is None or isinstance(k, bool) or not isinstance(k, (int, Fraction)):
                 raise InputError(f"figure {name!r} needs a number k (the outcome to compare with), not {k!r}")
+            if not _numeric_outcomes(self.dist) and self.composite:
+                raise InputError(f"{name.replace('_', ' ')} needs one number per outcome; this answer holds "
+                                 f"several units: choose one with --unit NAME (unit=NAME), one of "
+                                 f"{', '.join(self.unit_names())}")
             if not _numeric_outcomes(self.dist):
                 raise InputError(f"{name.replace('_', ' ')} needs numeric outcomes; these are "
                                  f"{outcome_label(self.dist.support()[0])}, ...")
@@ -411,6 +433,47 @@ class Answer:
         writer.writerow(["" if v is None else (repr(v) if isinstance(v, float) else _csv_value(v))
                          for v in obj.values()])
         return buf.getvalue()
+
+    # ---------------------------------------------------------------- units
+    @property
+    def composite(self) -> bool:
+        """Whether the answer holds several units' figures (declared by ``units``)."""
+        return self.units is not None and len(self.units.fields) >= 2
+
+    def unit_names(self) -> list[str]:
+        """The units this answer declares, in display order (``[]`` for none)."""
+        return [] if self.units is None else list(self.units.fields)
+
+    def marginal(self, name: str, turn: int | None = None) -> Dist:
+        """Unit ``name``'s own distribution: its models left (or hits taken, as
+        declared), exact; with ``turn``, at the end of that turn (scenarios over
+        several turns). A name the answer lacks is an :class:`InputError` naming
+        the units it has. O(outcomes)."""
+        return self.unit(name, turn).dist
+
+    def unit(self, name: str, turn: int | None = None) -> Answer:
+        """Unit ``name``'s own answer: its marginal (:meth:`marginal`) as the
+        distribution, the query with ``unit`` (and ``turn``), its chance of each
+        status (``p_status``) and its own extra figures; every figure, table,
+        JSON, CSV and plot of an answer works on it (CLI ``--unit NAME``)."""
+        if self.units is None:
+            raise InputError(f"unit {str(name)[:40]!r}: this answer has no units (its outcomes are one figure)")
+        dist, query, extras, units = unit_answer_parts(self, name, turn)
+        return Answer(dist, {**self.query, **query}, extras, units=units)
+
+    def _marginals(self) -> dict[str, Any]:
+        """The JSON ``marginals``: per unit its outcomes (as the top-level ones),
+        mean and, with a status, the chance of each status."""
+        out: dict[str, Any] = {}
+        for name, parts in marginals_obj(self).items():
+            obj: dict[str, Any] = {"outcomes": [{"outcome": jsonable(x), "p": frac_str(p), "p_float": float(p)}
+                                                for x, p in parts["outcomes"]],
+                                   "mean": frac_str(parts["mean"])}
+            if parts.get("status") is not None:
+                obj["status"] = [{"status": jsonable(x), "p": frac_str(p), "p_float": float(p)}
+                                 for x, p in parts["status"]]
+            out[name] = obj
+        return out
 
     @property
     def numeric(self) -> bool:

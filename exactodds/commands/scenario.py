@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..answer import Answer
+from ..answer import Answer, UnitFields, Units
 from ..core import check_size
 from ..rules.hd.volley import Volley
 from ..rules.scenario import Scenario, World, p_destroyed
@@ -85,9 +85,13 @@ def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answ
         extras["p_destroyed_by_turn"] = {n: {str(t): p_destroyed(run[e], i) for t, e in enumerate(ends, 1)}
                                          for i, n in enumerate(names)}
     stages = {name: d.map(label) for name, d in run.stages.items()}
+    start = sc.start_world().units
+    units = Units({n: UnitFields(n, f"{n}_status", u.name, start[i].survivors())
+                   for i, (n, u) in enumerate(sc.units.items())},
+                  tuple(sc.turn_ends()) if sc.turns > 1 and stage is None else ())
     return Answer(final.map(label), {**query, "units": {n: u.name for n, u in sc.units.items()},
                                      "steps": pipeline.names if stage is None else [stage]},
-                  extras, stages=stages)
+                  extras, stages=stages, units=units)
 
 
 def _survivors(i: int) -> Any:
@@ -116,9 +120,12 @@ def volley_answer(v: Volley, query: dict, stage: str | None = None) -> Answer:
             extras["p_out_by_turn"] = {n: {str(t): v.p_out(run[e], n) for t, e in enumerate(v.turn_ends(), 1)}
                                        for n in v.wounds}
     stages = {name: d.map(lambda t: kind(*t)) for name, d in run.stages.items()}
+    units = Units({n: UnitFields(f, what=f"hits on {n}", left=False, figures=(("out", f"p_out.{n}"),))
+                   for n, f in zip(v.names, kind._fields)},
+                  tuple(v.turn_ends()) if v.turns > 1 and stage is None else (), ("mean_hits", "p_out"))
     return Answer(final.map(lambda t: kind(*t)), {**query, "system": v.system, "melee": list(v.names),
                                                  "steps": pipeline.names if stage is None else [stage]},
-                  extras, stages=stages)
+                  extras, stages=stages, units=units)
 
 
 def _total(i: int) -> Any:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ..answer import Answer
+from ..answer import Answer, UnitFields, Units
 from ..core import Dist, InputError
 from ..dice import successes
 from ..rules import wh40k6 as rules
@@ -311,7 +311,14 @@ def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
         extras.update(_losses_extras(lost))
         stages[FIRING_LOST] = lost
         stages[JOINT] = joint.map(lambda x: CasualtiesAndLost(*x))
-    return Answer(dist, query, extras, stages=stages)
+    return Answer(dist, query, extras, stages=stages, units=_shoot_units(unit, len(_firers(p))) if hot else None)
+
+
+def _shoot_units(unit: Any, firers: int) -> Units:
+    """The target and the firing models of a gets-hot attack, from its joint stage."""
+    return Units({"target": UnitFields("casualties", name=unit.name, size=unit.size, lost=True, stage=JOINT),
+                  "firing": UnitFields("firing_models_lost", name="firing models", size=firers, lost=True,
+                                       stage=JOINT)})
 
 
 def _at_vehicle(p: ShootParams | OverwatchParams, attack: rules.Shooting, vehicle: object) -> Answer:
@@ -410,7 +417,9 @@ def fight(p: FightParams) -> Answer:
         "mean_attacker_survivors": survivors.map(lambda s: s.attacker_survivors).mean(),
         "mean_defender_survivors": survivors.map(lambda s: s.defender_survivors).mean(),
     }
-    return Answer(survivors, query, extras, stages=dict(result.run.stages))
+    return Answer(survivors, query, extras, stages=dict(result.run.stages), units=Units({
+        side: UnitFields(f"{side}_survivors", name=u.name, size=u.size, figures=(("falls back", f"p_{side}_falls_back"),))
+        for side, u in (("attacker", a), ("defender", d))}, shown=("mean_attacker_survivors", "mean_defender_survivors")))
 
 
 @define("40k6", "morale", MoraleParams)
@@ -490,7 +499,9 @@ def fire(p: FireParams) -> Answer:
                                             for name in pipe.names},
                   "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
                   "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
-        return Answer(end, query, extras, mean=target_lost.mean(), stages=stages)
+        return Answer(end, query, extras, mean=target_lost.mean(), stages=stages, units=Units({
+            "target": UnitFields("casualties", name=t.name, size=t.size, lost=True),
+            "firing": UnitFields("attacker_lost", name=a.name, size=a.size, lost=True)}))
     casualties = stages[pipe.names[-1]] if pipe.names else Dist.constant(0)
     extras = {"p_unit_destroyed": casualties.pmf(t.size),
               "mean_casualties_after": {name: stages[name].mean() for name in pipe.names}}
