@@ -52,7 +52,7 @@ from .render import (
     plot_dists,
     save_figure,
 )
-from .units import UnitFields, Units, engagement_lines, marginals_obj, unit_answer_parts
+from .units import UnitFields, Units, counts_label, engagement_lines, marginals_obj, plot_parts, unit_answer_parts
 
 FORMATS = ("table", "json", "csv")
 _INTS = {int}
@@ -485,13 +485,25 @@ class Answer:
              xlabel: str | None = None) -> Any:
         """A bar chart of P(outcome), or with ``at_least`` of P(outcome >= x), on
         ``ax`` (a new figure by default); returns the Axes (needs matplotlib).
-        See :func:`~exactodds.render.plot_dists`."""
-        return plot_dists([self.dist], ax=ax, at_least=at_least, title=title, xlabel=xlabel)
+        See :func:`~exactodds.render.plot_dists`. A composite answer
+        (:attr:`composite`) draws one panel per unit and, for two units, a heat
+        map of their joint chances instead (``ax`` is then not used; returns
+        the list of Axes)."""
+        if self.composite:
+            from .render.engagement_plots import plot_engagement
+
+            return plot_engagement(*plot_parts(self), at_least=at_least, title=title)
+        return plot_dists([self.dist], ax=ax, at_least=at_least, title=title, xlabel=xlabel or counts_label(self))
 
     def save_plot(self, path: str, at_least: bool = False, title: str | None = None,
                   xlabel: str | None = None) -> None:
         """Write :meth:`plot` to ``path`` (PNG, SVG or PDF by its suffix; matplotlib's
         Agg renderer, no window). The command line's ``--plot FILE``."""
+        if self.composite:
+            from .render.engagement_plots import save_engagement
+
+            return save_engagement(path, *plot_parts(self), at_least=at_least, title=title)
+        xlabel = xlabel or counts_label(self)
         save_figure(path, [self.dist], at_least=at_least, title=title, xlabel=xlabel)
 
     def _repr_html_(self) -> str:

@@ -190,3 +190,35 @@ def engagement_lines(answer: Any, exact: bool = False) -> tuple[list[str], set[s
     lines.append("most probable outcomes:" if len(answer.dist) > 1 else "outcome:")
     lines.append(joint_text(answer.dist, exact=exact))
     return lines, covered
+
+
+def plot_parts(answer: Any) -> tuple[list[tuple[str, Dist, int | None]], tuple[str, str, Dist] | None]:
+    """What an engagement's chart draws: ``(what it counts, marginal, size)`` per unit,
+    and for two units read from one source ``(x label, y label, joint of the two
+    counts)``. O(units x outcomes)."""
+    units = answer.units.fields
+    panels = [(u.counts, marginal(answer.dist, answer.stages, u), u.size if u.left else None)
+              for u in units.values()]
+    pair = None
+    if len(units) == 2:
+        a, b = units.values()
+        if a.stage == b.stage:
+            source = answer.stages[a.stage] if a.stage is not None else answer.dist
+            fa, fb = _counter(a), _counter(b)
+            pair = (a.counts, b.counts, source.map(lambda x: (fa(x), fb(x))))
+    return panels, pair
+
+
+def _counter(unit: UnitFields) -> Any:
+    """``outcome -> the unit's count`` (models left, or the field's value)."""
+    key, size = unit.models, unit.size or 0
+    if key is None:
+        return (lambda x: size - x) if unit.lost else (lambda x: x)
+    return (lambda x: size - getattr(x, key)) if unit.lost else (lambda x: getattr(x, key))
+
+
+def counts_label(answer: Any) -> str | None:
+    """What a one-unit answer counts (its x axis), or None."""
+    if answer.units is None or len(answer.units.fields) != 1:
+        return None
+    return next(iter(answer.units.fields.values())).counts

@@ -290,7 +290,7 @@ def emit_answer(answer: Answer, fmt: str, output: dict[str, Any], plot: str | No
     unit = output.pop("unit", None)
     if unit is not None:
         answer = answer.unit(unit)
-    if plot is not None and plot_at_least and not answer.numeric:
+    if plot is not None and plot_at_least and not answer.numeric and not answer.composite:
         raise click.UsageError("--plot-at-least needs numeric outcomes (P(outcome >= x)); this answer's "
                                "outcomes are composite: drop --plot-at-least")
     click.echo(render_answer(answer, fmt, **output))
