@@ -528,6 +528,21 @@ class AssaultParams(Params):
                                                      "it (2D6 at most 12)"))
 
 
+def _vehicle_note(ref: ProfileRef) -> str | None:
+    """What to say when an assault's defender is a vehicle file (None otherwise)."""
+    from ..profiles.wh40k6 import load_target
+    from ..rules.wh40k6.vehicles import Vehicle
+
+    try:
+        target = load_target(ref)
+    except InputError:
+        return None
+    if not isinstance(target, Vehicle):
+        return None
+    return (f"{ref.written}: {target.name!r} is a vehicle; vehicles are charged with the vehicle rules (hits on "
+            "its rear armour, no combat result), which the assault of units does not model: give a unit of models")
+
+
 @define("40k6", "assault", AssaultParams)
 def assault(p: AssaultParams) -> Answer:
     """The whole assault: Overwatch (snap shots at the charger), the charge roll
@@ -549,7 +564,7 @@ def assault(p: AssaultParams) -> Answer:
     try:
         d = p.defender.parsed(load_unit, True)
     except InputError as e:
-        raise ParamError("{defender} " + literal(e)) from None
+        raise ParamError("{defender} " + literal(_vehicle_note(p.defender) or e)) from None
     sc = Scenario({"attacker": a, "defender": d},
                   [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault")])
     stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"
