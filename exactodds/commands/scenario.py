@@ -120,8 +120,9 @@ def volley_answer(v: Volley, query: dict, stage: str | None = None) -> Answer:
             extras["p_out_by_turn"] = {n: {str(t): v.p_out(run[e], n) for t, e in enumerate(v.turn_ends(), 1)}
                                        for n in v.wounds}
     stages = {name: d.map(lambda t: kind(*t)) for name, d in run.stages.items()}
+    fields: tuple[str, ...] = kind._fields  # the names, made valid field names
     units = Units({n: UnitFields(f, what=f"hits on {n}", left=False, figures=(("out", f"p_out.{n}"),))
-                   for n, f in zip(v.names, kind._fields)},
+                   for n, f in zip(v.names, fields)},
                   tuple(v.turn_ends()) if v.turns > 1 and stage is None else (), ("mean_hits", "p_out"))
     return Answer(final.map(lambda t: kind(*t)), {**query, "system": v.system, "melee": list(v.names),
                                                  "steps": pipeline.names if stage is None else [stage]},
