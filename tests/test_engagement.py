@@ -197,3 +197,16 @@ def test_small_messages() -> None:
     at = next(i for i, line in enumerate(help_lines) if line.lstrip().startswith("scenario"))
     shown = [help_lines[at].split("scenario", 1)[1].strip()] + [line.strip() for line in help_lines[at + 1:at + 3]]
     assert shown[0].startswith("The joint end state of a scenario") and not any("  " in x for x in shown)
+
+
+def test_a_vehicle_counts_hull_points(tmp_path: Path) -> None:
+    (tmp_path / "s.toml").write_text(
+        f'system = "hh3"\n[units.heavies]\nfile = "{ROOT / "examples/hh3/unit_heavy_support_squad.toml"}"\n'
+        f'[units.rhino]\nfile = "{ROOT / "examples/hh3/rhino.toml"}"\n'
+        '[[steps]]\nkind = "shoot"\nname = "lascannons"\nunit = "heavies"\ntarget = "rhino"\n')
+    answer = exactodds.ask("scenario", None, file=str(tmp_path / "s.toml"))
+    hull = answer.marginal("rhino")
+    assert set(hull.support()) == {0, 1, 2, 3}  # 3 Hull Points, never "casualties"
+    assert hull == answer.dist.map(lambda x: x.rhino)
+    assert hull.pmf(0) == answer.extras["p_destroyed"]["rhino"]
+    assert "rhino: Legion Rhino: Hull Points left (of 3)" in answer.to_table().splitlines()

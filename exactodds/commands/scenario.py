@@ -26,20 +26,39 @@ def outcome_type(names: list[str]) -> Any:
     return namedtuple("EndState", fields)
 
 
-def end_state(names: list[str]) -> Any:
-    """``World -> EndState``: each unit's survivors and status (``destroyed``,
+def end_state(names: list[str], vehicles: frozenset[int] = frozenset()) -> Any:
+    """``World -> EndState``: each unit's survivors (a vehicle's Hull Points left,
+    for the units at the positions ``vehicles``) and status (``destroyed``,
     ``swept``, ``falling back``, ``locked``, ``-``...)."""
     kind = outcome_type(names)
 
     def f(w: World) -> Any:
         values: list[Any] = []
-        for s, status in zip(w.units, w.statuses, strict=True):
+        for i, (s, status) in enumerate(zip(w.units, w.statuses, strict=True)):
             alive = s.survivors()
             shown = status if status == "swept" else DESTROYED if not alive else status or NOTHING
-            values += [alive, "locked" if shown == "charging" else shown]
+            values += [sum(s.wounds) if i in vehicles else alive, "locked" if shown == "charging" else shown]
         return kind(*values)
 
     return f
+
+
+def is_vehicle(unit: Any) -> bool:
+    """Whether a scenario's unit is a vehicle (counted in Hull Points, not models)."""
+    return bool(getattr(getattr(unit, "target", unit), "is_vehicle", False))
+
+
+def scenario_units(sc: Scenario, with_turns: bool) -> Units:
+    """The units of a scenario's answer: each unit's models left (a vehicle's Hull
+    Points left) and status, and with ``with_turns`` the stage ending each turn."""
+    start = sc.start_world().units
+    fields = {}
+    for i, (n, u) in enumerate(sc.units.items()):
+        if is_vehicle(u):
+            fields[n] = UnitFields(n, f"{n}_status", u.name, sum(start[i].wounds), what=f"{u.name}: Hull Points left")
+        else:
+            fields[n] = UnitFields(n, f"{n}_status", u.name, start[i].survivors())
+    return Units(fields, tuple(sc.turn_ends()) if with_turns else ())
 
 
 def check_scenario_size(sc: Scenario) -> None:
@@ -71,7 +90,7 @@ def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answ
                                               f"{', '.join(['start', *pipeline.names])}"))
     run = pipeline.run(sc.start_world())
     names = sc.names
-    label = end_state(names)
+    label = end_state(names, frozenset(i for i, u in enumerate(sc.units.values()) if is_vehicle(u)))
     final = run[stage] if stage is not None else run.final
     extras: dict[str, Any] = {
         "p_destroyed": {n: p_destroyed(final, i) for i, n in enumerate(names)},
@@ -85,10 +104,7 @@ def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answ
         extras["p_destroyed_by_turn"] = {n: {str(t): p_destroyed(run[e], i) for t, e in enumerate(ends, 1)}
                                          for i, n in enumerate(names)}
     stages = {name: d.map(label) for name, d in run.stages.items()}
-    start = sc.start_world().units
-    units = Units({n: UnitFields(n, f"{n}_status", u.name, start[i].survivors())
-                   for i, (n, u) in enumerate(sc.units.items())},
-                  tuple(sc.turn_ends()) if sc.turns > 1 and stage is None else ())
+    units = scenario_units(sc, sc.turns > 1 and stage is None)
     return Answer(final.map(label), {**query, "units": {n: u.name for n, u in sc.units.items()},
                                      "steps": pipeline.names if stage is None else [stage]},
                   extras, stages=stages, units=units)

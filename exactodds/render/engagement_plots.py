@@ -21,10 +21,10 @@ def draw_engagement(fig: Any, panels: list[tuple[str, Any, int | None]], pair: t
     for ax, (what, dist, size) in zip(axes, panels):
         plot_dists([dist], ax=ax, at_least=at_least, xlabel=what)
         if size:  # the whole unit's range, so one certain count is one narrow bar
-            from matplotlib.ticker import MaxNLocator
-
-            ax.set_xlim(min(-0.6, min(dist.support()) - 0.6), max(size, max(dist.support())) + 0.6)
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            top = max(size, max(dist.support()))
+            step = -(-(top + 1) // 12)  # at most 12 ticks
+            ax.set_xticks(range(0, top + 1, step), [str(k) for k in range(0, top + 1, step)])
+            ax.set_xlim(-0.6, top + 0.6)
     if pair is not None:
         _heat_map(fig, axes[-1], *pair)
     if title:
@@ -34,8 +34,8 @@ def draw_engagement(fig: Any, panels: list[tuple[str, Any, int | None]], pair: t
 
 def _heat_map(fig: Any, ax: Any, xlabel: str, ylabel: str, joint: Any) -> None:
     """P(x, y) as coloured cells, x and y at their values (whole numbers)."""
-    xs = sorted({x for x, _ in joint.support()})
-    ys = sorted({y for _, y in joint.support()})
+    xs = sorted({x for x, _ in joint.support()} | {0})  # from 0: the whole range of each count
+    ys = sorted({y for _, y in joint.support()} | {0})
     x0, y0 = min(xs), min(ys)
     grid = [[0.0] * (max(xs) - x0 + 1) for _ in range(max(ys) - y0 + 1)]
     for (x, y), p in joint.items():
