@@ -6,8 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from ..core.errors import InputError
-from .plots import PLOT_SUFFIXES, _plt, plot_dists
+from .plots import _plt, file_figure, plot_dists, write_figure
 
 
 def draw_engagement(fig: Any, panels: list[tuple[str, Any, int | None]], pair: tuple[str, str, Any] | None = None,
@@ -64,17 +63,7 @@ def save_engagement(path: str, panels: list[tuple[str, Any, int | None]], pair: 
                     at_least: bool = False, title: str | None = None) -> None:
     """:func:`draw_engagement` into a file (PNG, SVG or PDF by its suffix; the Agg
     renderer, no pyplot)."""
-    suffix = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
-    if suffix not in PLOT_SUFFIXES:
-        raise InputError(f"{path}: a plot is written as {', '.join(PLOT_SUFFIXES)} (by the file name's suffix)")
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise InputError("plotting needs matplotlib, which is not installed: pip install 'exactodds[plot]'") from None
     n = len(panels) + (pair is not None)
-    fig = Figure(figsize=(4.6 * n, 3.8), dpi=100, layout="constrained")
+    fig = file_figure(path, (4.6 * n, 3.8), layout="constrained")
     draw_engagement(fig, panels, pair, at_least, title)
-    try:
-        fig.savefig(path, format=suffix, dpi=120 if suffix == "png" else None)
-    except OSError as e:
-        raise InputError(f"{path}: cannot write the plot ({e.strerror or e})") from None
+    write_figure(fig, path)
