@@ -507,6 +507,10 @@ class Answer:
         save_figure(path, [self.dist], at_least=at_least, title=title, xlabel=xlabel)
 
     def _repr_html_(self) -> str:
+        if self.composite:  # the unit blocks and the likeliest joint outcomes, as printed
+            import html
+
+            return f"<pre>{html.escape(self.to_table())}</pre>"
         return self.dist._repr_html_()
 
 

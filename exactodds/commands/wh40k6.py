@@ -574,7 +574,8 @@ def assault(p: AssaultParams) -> Answer:
                                   "overwatch": not p.no_overwatch}, stage)
     charge = answer.stages["assault: charge"]
     end = answer.dist
-    return replace(answer, extras={
+    shown = ("p_charge_fails", "p_defender_swept", "p_attacker_swept", "p_still_locked")  # in the unit blocks
+    return replace(answer, units=replace(answer.units, shown=shown), extras={
         **answer.extras,
         "p_charge_fails": charge.prob(lambda x: x.attacker_status == "charge failed"),
         "p_defender_swept": end.prob(lambda x: x.defender_status == "swept"),
