@@ -9,6 +9,11 @@ command::
     {"query": {...}, "outcomes": [{"outcome": ..., "p": "n/d", "p_float": f}, ...],
      "mean": "n/d", ...extras}
 
+A composite answer (several units' figures in one joint distribution, declared
+by ``units``: :mod:`exactodds.units`) adds ``"marginals": {"NAME": {"outcomes":
+[...], "mean": "n/d", "status": [...]}}`` after its outcomes, and its table
+shows a block per unit and its most probable joint outcomes.
+
 Rendering API (what the command line calls):
 
 - ``answer.render(fmt, all_rows=False, exact=False)``: the whole answer in one
@@ -52,7 +57,7 @@ from .render import (
     plot_dists,
     save_figure,
 )
-from .units import UnitFields, Units, counts_label, engagement_lines, marginals_obj, plot_parts, unit_answer_parts
+from .units import UnitFields, Units, counts_label, engagement_lines, marginals_json, plot_parts, unit_answer_parts
 
 FORMATS = ("table", "json", "csv")
 _INTS = {int}
@@ -462,18 +467,8 @@ class Answer:
         return Answer(dist, {**self.query, **query}, extras, units=units)
 
     def _marginals(self) -> dict[str, Any]:
-        """The JSON ``marginals``: per unit its outcomes (as the top-level ones),
-        mean and, with a status, the chance of each status."""
-        out: dict[str, Any] = {}
-        for name, parts in marginals_obj(self).items():
-            obj: dict[str, Any] = {"outcomes": [{"outcome": jsonable(x), "p": frac_str(p), "p_float": float(p)}
-                                                for x, p in parts["outcomes"]],
-                                   "mean": frac_str(parts["mean"])}
-            if parts.get("status") is not None:
-                obj["status"] = [{"status": jsonable(x), "p": frac_str(p), "p_float": float(p)}
-                                 for x, p in parts["status"]]
-            out[name] = obj
-        return out
+        """The JSON ``marginals`` (:func:`~exactodds.units.marginals_json`)."""
+        return marginals_json(self, frac_str)
 
     @property
     def numeric(self) -> bool:

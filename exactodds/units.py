@@ -17,7 +17,7 @@ merging equal values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -162,14 +162,19 @@ def unit_answer_parts(answer: Any, name: str, turn: int | None = None) -> tuple[
     return dist, query, extras, Units({name: alone})
 
 
-def marginals_obj(answer: Any) -> dict[str, dict[str, Any]]:
-    """Per unit: ``outcomes`` (``(value, p)`` in order), ``mean`` and ``status``
-    (``(status, p)`` or None). O(units x outcomes)."""
+def marginals_json(answer: Any, frac: Callable[[Fraction], str]) -> dict[str, dict[str, Any]]:
+    """An answer's JSON ``marginals``: per unit its ``outcomes`` (as the top-level
+    ones: ``outcome``, ``p`` written by ``frac``, ``p_float``), its ``mean`` and, with a
+    status, the chance of each ``status``. O(units x outcomes)."""
     out = {}
     for name, unit in answer.units.fields.items():
         left = marginal(answer.dist, answer.stages, unit)
+        obj: dict[str, Any] = {"outcomes": [{"outcome": x, "p": frac(p), "p_float": float(p)} for x, p in left.items()],
+                               "mean": frac(left.mean())}
         st = status(answer.dist, answer.stages, unit)
-        out[name] = {"outcomes": left.items(), "mean": left.mean(), "status": None if st is None else st.items()}
+        if st is not None:
+            obj["status"] = [{"status": str(x), "p": frac(p), "p_float": float(p)} for x, p in st.items()]
+        out[name] = obj
     return out
 
 
