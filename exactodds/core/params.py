@@ -88,8 +88,10 @@ def param(kind: Kind, help: str, default: Any = MISSING, *, positional: bool = F
           metavar: str | None = None, keyword: bool = True) -> Any:
     """A field of a :class:`Params` class (no ``default``: the parameter is required).
     ``keyword=False``: Python may also pass it by position (the class's first fields)."""
-    extra = {} if keyword else {"kw_only": False}
-    return dataclasses.field(default=default, metadata={"spec": Spec(kind, help, positional, metavar)}, **extra)
+    metadata = {"spec": Spec(kind, help, positional, metavar)}
+    if keyword:
+        return dataclasses.field(default=default, metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata, kw_only=False)
 
 
 @dataclass(frozen=True, kw_only=True)

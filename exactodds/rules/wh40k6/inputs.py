@@ -84,7 +84,7 @@ class Firing(Params):
                                    + "; ".join(f"{k}: {v}" for k, v in WEAPON_RULES.items()) + ".", ())
     poisoned: int | None = param(SaveRoll("a Poisoned roll: 2+ to 6+"), "Poisoned (X+): wounds on X+ unless the "
                                  "chart needs less (the rule poisoned alone is 4+).", None)
-    random_shots: DiceCount | None = param(DiceExpr("random shots"), "Each of the shots firing models fires D3, "
+    random_shots: DiceCount | str | None = param(DiceExpr("random shots"), "Each of the shots firing models fires D3, "
                                            "D6, 2D6, D6+1... shots (then shots counts the models).", None)
     moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo: half the shots).", False)
     range: str | None = param(Choice(RANGES), "How far the target is: half (within half range) or full (rapid-fire: "
@@ -151,7 +151,7 @@ class Firing(Params):
         """The number of shots fired, as a Dist: ``shots``, or the sum of ``shots``
         random rolls; doubled within half range with Rapid Fire; halved (rounded
         down) after moving with Salvo (not Relentless). O(log shots) convolutions."""
-        if self.random_shots is not None:
+        if isinstance(self.random_shots, DiceCount):  # text is converted when the input is made
             return self.random_shots.total(self.shots)
         n = self.shots
         if "rapid-fire" in self.rules and self.range == "half":
