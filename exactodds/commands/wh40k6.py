@@ -9,20 +9,17 @@ record is read from the parameters (:func:`~.describe.described`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..answer import Answer
 from ..core import Dist, InputError
 from ..dice import successes
 from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
-from ..rules.wh40k6.attack import CasualtiesAndLost
 from .describe import Given, described
 from .kinds import Choice, ProfileFile, ProfileRef, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
-
-__all__ = ["CasualtiesAndLost", "FireEnd"]
 
 OUTCOMES = ("casualties", "unsaved-wounds", "failed-saves")
 
@@ -35,21 +32,13 @@ def _firer_facts(p: rules.Volley) -> dict[str, Any]:
     if not p.gets_hot():
         return {}
     return described(p, ("firers", "firer_wounds", Given(("firer_save", "firer_invulnerable", "firer_feel_no_pain"))),
-                     firers=p.firing_models(), firer_wounds=p.firer_wounds or 1)
+                     firers=p.firing_models(), firer_wounds=p.wounds_each())
 
 
 HIT_QUERY = ("shots", "bs", "snap", "weapon_type", "master_crafted", "reroll_failed", WEAPON_GIVEN, _firer_facts)
 _SHOT = ("shots", "bs", "strength", "ap", "snap", "weapon_type", "master_crafted", "reroll_failed", "target")
 SHOOT_QUERY = (*_SHOT, "unit", "models", "focus_fire", "outcome", "stage", WEAPON_GIVEN, _firer_facts)
 VEHICLE_QUERY = (*_SHOT, "vehicle", "facing", "armour", WEAPON_GIVEN, _firer_facts)
-
-
-class FireEnd(NamedTuple):
-    """A unit's shooting attack whose weapons Get Hot: the target's casualties and
-    the firing unit's models removed."""
-
-    casualties: int
-    attacker_lost: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,8 +147,7 @@ def _shooting(p: ShootParams | OverwatchParams) -> Answer:
     if done.vehicle is not None:
         if p.outcome != "casualties":
             raise ParamError("{outcome} applies to units of models, not to a vehicle")
-        facing = p.facing_hit()
-        query = described(p, VEHICLE_QUERY, vehicle=unit.name, facing=facing, armour=done.vehicle.armour(facing))
+        query = described(p, VEHICLE_QUERY, vehicle=unit.name, **done.facts)
         return Answer(done.final, query, done.extras, stages=done.stages)
     stage = None if p.stage is None else _stage_name(p.stage)
     if stage is not None:
@@ -282,31 +270,9 @@ def fire(p: FireParams) -> Answer:
     if not exchange.can_shoot(a):
         raise ParamError("{attacker} " + literal(f"{a.name!r} cannot shoot: none of its model lines has a ranged "
                                                  "weapon (weapon = \"NAME\" and a [weapons.NAME] table)"))
-    hot = exchange.gets_hot_unit(a)
-    if hot:
-        a0, t0 = rules.casualties.start_state(a), rules.casualties.start_state(t)
-        pipe = exchange.fire_both_pipeline(a, t, a0, p.order, p.focus_fire, p.snap, p.moved, p.range, p.distance)
-        run = pipe.run(exchange.Sides(t0, a0))
-        stages = {name: d.map(lambda s: FireEnd(s.target.casualties(), s.firer.casualties() - a0.casualties()))
-                  for name, d in run.stages.items()}
-    else:
-        pipe = exchange.fire_pipeline(a, t, None, p.order, p.focus_fire, p.snap, p.moved, p.range, p.distance)
-        run = pipe.run(rules.casualties.start_state(t))
-        stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}
-    query = described(p, FIRE_QUERY, attacker_unit=a.name, unit=t.name, models=t.size, groups=pipe.names)
-    if hot:
-        end = stages[pipe.names[-1]] if pipe.names else Dist.constant(FireEnd(0, 0))
-        target_lost = end.map(lambda x: x.casualties)
-        extras = {"p_unit_destroyed": target_lost.pmf(t.size),
-                  "mean_casualties_after": {name: stages[name].map(lambda x: x.casualties).mean()
-                                            for name in pipe.names},
-                  "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
-                  "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
-        return Answer(end, query, extras, mean=target_lost.mean(), stages=stages)
-    casualties = stages[pipe.names[-1]] if pipe.names else Dist.constant(0)
-    extras = {"p_unit_destroyed": casualties.pmf(t.size),
-              "mean_casualties_after": {name: stages[name].mean() for name in pipe.names}}
-    return Answer(casualties, query, extras, stages=stages)
+    done = rules.unit_fire(p, a, t)
+    query = described(p, FIRE_QUERY, attacker_unit=a.name, unit=t.name, models=t.size, **done.facts)
+    return Answer(done.final, query, done.extras, mean=done.mean, stages=done.stages)
 
 
 @dataclass(frozen=True, kw_only=True)

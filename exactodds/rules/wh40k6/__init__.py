@@ -10,7 +10,7 @@ wound), :mod:`.assault` (the charge roll), :mod:`.fight` (the fight
 sub-phase), :mod:`.morale` (morale tests).
 """
 
-from .attack import Attacked, hit_attack, shooting_attack
+from .attack import Attacked, hit_attack, shooting_attack, unit_fire
 from .assault import CHARGE_ROLLS, charge_roll, p_charge, slowest, unit_charge_roll
 from .casualties import alloc_models, instant_death_damage, majority_toughness, majority_ws, recipient
 from .fight import CombatResult, FightEnd, FightResult, FightState, Survivors, fight, fight_pipeline
@@ -31,5 +31,5 @@ __all__ = [
     "BS_TABLE", "WS_TABLE", "bs_hit_chance", "ws_target",
     "WEAPON_TYPES", "Melee", "Model", "Shooting", "Unit", "majority",
     "Assaulting", "Charging", "Fighting", "Firing", "MoraleTest", "OverwatchAttack", "ShootingAttack", "UnitFire",
-    "Volley", "Wounding", "Attacked", "hit_attack", "shooting_attack",
+    "Volley", "Wounding", "Attacked", "hit_attack", "shooting_attack", "unit_fire",
 ]

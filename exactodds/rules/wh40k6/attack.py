@@ -14,13 +14,15 @@ Cost: that of the path taken (:func:`~.shooting.shooting_pipeline`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ...core import Dist
 from ...core.params import ParamError, literal
 from .gets_hot import Firer, gets_hot, shoot_firers, volley_removed
-from .inputs import Firing, OverwatchAttack, Shooting, ShootingAttack, Volley
+from .casualties import start_state
+from .inputs import Firing, OverwatchAttack, Shooting, ShootingAttack, UnitFire, Volley
 from .shooting import HITS, WOUNDS, hits, overwatch_attack, shoot, stage_counts
 from .units import Unit
 from .vehicles import DAMAGE, EXPLODES, Vehicle, result_of, shoot_vehicle
@@ -36,22 +38,35 @@ class CasualtiesAndLost(NamedTuple):
     firing_models_lost: int
 
 
+class FireEnd(NamedTuple):
+    """A unit's shooting attack whose weapons Get Hot: the target's casualties and
+    the firing unit's models removed."""
+
+    casualties: int
+    attacker_lost: int
+
+
 @dataclass(frozen=True)
 class Attacked:
     """What one attack did: ``final`` (hits; casualties; a vehicle's
-    :class:`~.vehicles.VehicleResult`), its named ``stages`` (none for plain
-    hits) and ``extras``, the figures worth reporting (means, chances of the
-    firing models' own losses...). ``vehicle`` is the target when it is one."""
+    :class:`~.vehicles.VehicleResult`; a unit's :class:`FireEnd`), its named
+    ``stages`` (none for plain hits) and ``extras``, the figures worth reporting
+    (means, chances of the firing models' own losses...). ``vehicle`` is the
+    target when it is one; ``facts`` what the rules decided that a record of the
+    question shows (the facing hit and its armour, the weapon groups fired);
+    ``mean`` the mean to report when ``final`` is not a number."""
 
     final: Dist
     stages: dict[str, Dist] = field(default_factory=dict)
     extras: dict[str, Any] = field(default_factory=dict)
     vehicle: Vehicle | None = None
+    facts: dict[str, Any] = field(default_factory=dict)
+    mean: Fraction | None = None
 
 
 def firers(volley: Volley) -> list[Firer]:
     """The anonymous firing models of a volley whose weapon Gets Hot, one per model."""
-    one = Firer(volley.firer_wounds or 1, volley.firer_save, volley.firer_invulnerable, volley.firer_feel_no_pain)
+    one = Firer(volley.wounds_each(), volley.firer_save, volley.firer_invulnerable, volley.firer_feel_no_pain)
     return [one] * volley.firing_models()
 
 
@@ -107,7 +122,8 @@ def _at_vehicle(a: ShootingAttack, attack: Shooting, vehicle: Vehicle) -> Attack
         raise ParamError("{rules} gets-hot with a " + literal(attack.weapon_type) + " weapon at a vehicle is not "
                          "modelled (a template or marker that gets hot is not fired): use a unit of models as "
                          "the target, or a weapon that rolls to hit")
-    run = shoot_vehicle(attack, vehicle, a.facing_hit())
+    facing = a.facing_hit()
+    run = shoot_vehicle(attack, vehicle, facing)
     final = run.final
     start = vehicle.hull_points if vehicle.hull_left is None else vehicle.hull_left
     extras: dict[str, Any] = {
@@ -121,5 +137,37 @@ def _at_vehicle(a: ShootingAttack, attack: Shooting, vehicle: Vehicle) -> Attack
         lost = volley_removed(attack, firers(a)).map(lambda x: x[1])
         extras.update(losses_extras(lost))
         stages[FIRING_LOST] = lost
-    return Attacked(result, stages, extras, vehicle)
+    return Attacked(result, stages, extras, vehicle, {"facing": facing, "armour": vehicle.armour(facing)})
+
+
+def unit_fire(f: UnitFire, attacker: Unit, target: Unit) -> Attacked:
+    """Every ranged weapon of ``attacker`` at ``target``, group by group, each on the
+    target as the previous groups left it; with weapons that Get Hot, the joint
+    (casualties, firing models removed) (:class:`FireEnd`). Its facts: the weapon
+    ``groups`` in the order fired. Cost: :func:`~.exchange.fire_pipeline` (or
+    :func:`~.exchange.fire_both_pipeline`)."""
+    from . import exchange
+
+    turn = (f.order, f.focus_fire, f.snap, f.moved, f.range, f.distance)
+    if exchange.gets_hot_unit(attacker):
+        a0, t0 = start_state(attacker), start_state(target)
+        pipe = exchange.fire_both_pipeline(attacker, target, a0, *turn)
+        run = pipe.run(exchange.Sides(t0, a0))
+        ends = {name: d.map(lambda s: FireEnd(s.target.casualties(), s.firer.casualties() - a0.casualties()))
+                for name, d in run.stages.items()}
+        end = ends[pipe.names[-1]] if pipe.names else Dist.constant(FireEnd(0, 0))
+        target_lost = end.map(lambda x: x.casualties)
+        extras = {"p_unit_destroyed": target_lost.pmf(target.size),
+                  "mean_casualties_after": {name: ends[name].map(lambda x: x.casualties).mean()
+                                            for name in pipe.names},
+                  "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
+                  "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
+        return Attacked(end, ends, extras, facts={"groups": pipe.names}, mean=target_lost.mean())
+    pipe = exchange.fire_pipeline(attacker, target, None, *turn)
+    run = pipe.run(start_state(target))
+    stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}
+    casualties = stages[pipe.names[-1]] if pipe.names else Dist.constant(0)
+    extras = {"p_unit_destroyed": casualties.pmf(target.size),
+              "mean_casualties_after": {name: stages[name].mean() for name in pipe.names}}
+    return Attacked(casualties, stages, extras, facts={"groups": pipe.names})
 

@@ -215,6 +215,10 @@ class Volley(Firing):
         """Whether the weapon Gets Hot."""
         return "gets-hot" in self.rules
 
+    def wounds_each(self) -> int:
+        """Each firing model's Wounds: ``firer_wounds``, 1 by default."""
+        return self.firer_wounds or 1
+
     def firing_models(self) -> int:
         """The number of firing models: ``firers``, else one per shot (or per random roll)."""
         return self.firers if self.firers is not None else self.shots

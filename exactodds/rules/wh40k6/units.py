@@ -13,7 +13,7 @@ from ...core.checks import whole_number
 from ..common import save_value
 from ..random_count import DiceCount
 from .assault import CHARGE_ROLLS
-from .inputs import CANNOT_SNAP, WEAPON_TYPES, Shooting
+from .inputs import CANNOT_SNAP, WEAPON_TYPES, Shooting  # noqa: F401  (the first two named here too)
 from .traits import check_feel_no_pain, check_model_rules
 
 def require_type(value: object, cls: type | tuple[type, ...], what: str) -> None:
