@@ -94,3 +94,15 @@ def test_a_rule_combination_is_refused_once_in_each_vocabulary() -> None:
     with pytest.raises(Exception, match="^firer_save describes the firing models a weapon that Gets Hot wounds: "
                                         "add rules gets-hot, or leave it out$"):
         ShootingAttack(shots=1, strength=4, bs=4, firer_save=3)
+
+
+def test_the_rule_layer_runs_the_same_input_from_python() -> None:
+    """``shooting_attack`` decides the Gets Hot path itself: the same 1/18 as the command."""
+    from exactodds.profiles.wh40k6 import load_target
+    from exactodds.rules.wh40k6 import shooting_attack
+
+    done = shooting_attack(ShootingAttack(shots=1, strength=7, bs=4, ap=2, rules=["gets-hot"], firer_save=3),
+                           load_target(MARINES))
+    assert done.extras["p_firing_model_lost"] == Fraction(1, 18)
+    assert done.stages["hits"].pmf(1) == Fraction(2, 3)  # BS 4 hits on 3+: 4 faces of 6
+    assert done.vehicle is None
