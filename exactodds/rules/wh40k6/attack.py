@@ -22,6 +22,7 @@ from ...core import Dist
 from ...core.params import ParamError, literal
 from .gets_hot import Firer, gets_hot, shoot_firers, volley_removed
 from .casualties import start_state
+from .firing import Sides, fire_both_pipeline, fire_pipeline, gets_hot_unit
 from .inputs import Firing, OverwatchAttack, Shooting, ShootingAttack, UnitFire, Volley
 from .shooting import HITS, WOUNDS, hits, overwatch_attack, shoot, stage_counts
 from .units import Unit
@@ -144,15 +145,13 @@ def unit_fire(f: UnitFire, attacker: Unit, target: Unit) -> Attacked:
     """Every ranged weapon of ``attacker`` at ``target``, group by group, each on the
     target as the previous groups left it; with weapons that Get Hot, the joint
     (casualties, firing models removed) (:class:`FireEnd`). Its facts: the weapon
-    ``groups`` in the order fired. Cost: :func:`~.exchange.fire_pipeline` (or
-    :func:`~.exchange.fire_both_pipeline`)."""
-    from . import exchange
-
+    ``groups`` in the order fired. Cost: :func:`~.firing.fire_pipeline` (or
+    :func:`~.firing.fire_both_pipeline`)."""
     turn = (f.order, f.focus_fire, f.snap, f.moved, f.range, f.distance)
-    if exchange.gets_hot_unit(attacker):
+    if gets_hot_unit(attacker):
         a0, t0 = start_state(attacker), start_state(target)
-        pipe = exchange.fire_both_pipeline(attacker, target, a0, *turn)
-        run = pipe.run(exchange.Sides(t0, a0))
+        pipe = fire_both_pipeline(attacker, target, a0, *turn)
+        run = pipe.run(Sides(t0, a0))
         ends = {name: d.map(lambda s: FireEnd(s.target.casualties(), s.firer.casualties() - a0.casualties()))
                 for name, d in run.stages.items()}
         end = ends[pipe.names[-1]] if pipe.names else Dist.constant(FireEnd(0, 0))
@@ -163,7 +162,7 @@ def unit_fire(f: UnitFire, attacker: Unit, target: Unit) -> Attacked:
                   "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
                   "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
         return Attacked(end, ends, extras, facts={"groups": pipe.names}, mean=target_lost.mean())
-    pipe = exchange.fire_pipeline(attacker, target, None, *turn)
+    pipe = fire_pipeline(attacker, target, None, *turn)
     run = pipe.run(start_state(target))
     stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}
     casualties = stages[pipe.names[-1]] if pipe.names else Dist.constant(0)
