@@ -1,6 +1,6 @@
 """One declaration: every field of a rule step's input (Hell Dorado's ``Shot``, the
-Horus Heresy hit, wound and penetration inputs and ``Conditions``) is declared once,
-in the rules layer, and reaches the command line (an option with its help text) and
+Horus Heresy hit, wound and penetration inputs and ``Conditions``, the 40K
+``ShootingAttack``) is declared once, in the rules layer, and reaches the command line (an option with its help text) and
 query files (an accepted key) without being declared again in ``exactodds/commands``."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from exactodds.commands import Query, registry
 from exactodds.core import InputError
 from exactodds.core.params import Params
 from exactodds.rules import hell_dorado as hd
-from exactodds.rules import hh3
+from exactodds.rules import hh3, wh40k6
 from tests.test_docs import ROOT
 
 CASES = [
@@ -25,6 +25,7 @@ CASES = [
     ("hh3", "penetrate", hh3.PenetrationTests, "strength = 9\narmour = 11\n"),
     ("hh3", "shoot", hh3.Conditions,
      'attacker = "tactical_squad.toml"\ntarget = "target_tactical_squad.toml"\n'),
+    ("40k6", "shoot", wh40k6.ShootingAttack, 'shots = 1\nbs = 4\nstrength = 4\ntarget = "../40k6/marines.toml"\n'),
 ]
 FIELDS = [(system, command, rule, base, name) for system, command, rule, base in CASES for name in rule.specs()]
 
@@ -49,7 +50,7 @@ def _query(system: str, command: str, text: str) -> Query:
 
 
 def test_the_rule_inputs_have_fields() -> None:
-    assert [len(rule.specs()) for _, _, rule, _ in CASES] == [14, 4, 4, 3, 11]
+    assert [len(rule.specs()) for _, _, rule, _ in CASES] == [14, 4, 4, 3, 11, 20]
 
 
 @pytest.mark.parametrize(("system", "command", "rule", "base", "name"), FIELDS,

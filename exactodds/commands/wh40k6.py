@@ -3,42 +3,54 @@
 Each command's parameters are a rule input of :mod:`exactodds.rules.wh40k6.inputs`
 with the presentation fields added (the unit files, what to report); its
 compute function is: rule input -> run -> Answer. The answer's ``query``
-record is read from the parameters (:func:`~.describe.described`).
+object is declared beside the fields (``QUERY``, :func:`~.described.described`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 from ..answer import Answer
 from ..core import Dist, InputError
 from ..dice import successes
 from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
-from .describe import Given, described
+from .described import OMIT, Layout, described, when
 from .kinds import Choice, ProfileFile, ProfileRef, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
 
 OUTCOMES = ("casualties", "unsaved-wounds", "failed-saves")
 
-WEAPON_GIVEN = Given(("rules", "poisoned", "random_shots", "moved", "range"))
-"""The weapon's rules and the turn, recorded when given."""
+def _given(name: str) -> tuple[str, Any]:
+    """A parameter shown, as a query file writes it, only when given (not None, false or empty)."""
+    def fact(p: Params, *_: Any) -> Any:
+        value = getattr(p, name)
+        return OMIT if value is None or value is False or value == () else p.specs()[name][0].kind.plain(value)
+    return name, fact
 
 
-def _firer_facts(p: rules.Volley) -> dict[str, Any]:
-    """The firing models of a Gets Hot query, as the answer records them."""
-    if not p.gets_hot():
-        return {}
-    return described(p, ("firers", "firer_wounds", Given(("firer_save", "firer_invulnerable", "firer_feel_no_pain"))),
-                     firers=p.firing_models(), firer_wounds=p.wounds_each())
+def _if_hot(name: str, fact: Any) -> tuple[str, Any]:
+    """A fact of the firing models, shown when the weapon Gets Hot."""
+    return name, lambda p, *_: fact(p) if p.gets_hot() else OMIT
 
 
-HIT_QUERY = ("shots", "bs", "snap", "weapon_type", "master_crafted", "reroll_failed", WEAPON_GIVEN, _firer_facts)
-_SHOT = ("shots", "bs", "strength", "ap", "snap", "weapon_type", "master_crafted", "reroll_failed", "target")
-SHOOT_QUERY = (*_SHOT, "unit", "models", "focus_fire", "outcome", "stage", WEAPON_GIVEN, _firer_facts)
-VEHICLE_QUERY = (*_SHOT, "vehicle", "facing", "armour", WEAPON_GIVEN, _firer_facts)
+WEAPON = tuple(_given(n) for n in ("rules", "poisoned", "random_shots", "moved", "range"))
+"""The weapon's rules and the turn, shown when given."""
+FIRERS = (_if_hot("firers", lambda p: p.firing_models()), _if_hot("firer_wounds", lambda p: p.wounds_each()),
+          *(_given(n) for n in ("firer_save", "firer_invulnerable", "firer_feel_no_pain")))
+"""The firing models a weapon that Gets Hot wounds, shown with it."""
+
+
+def _on_unit(fact: Any) -> Any:
+    """A fact of an attack at a unit of models (left out at a vehicle)."""
+    return lambda p, unit, done: OMIT if done.vehicle is not None else fact(p, unit, done)
+
+
+def _on_vehicle(fact: Any) -> Any:
+    """A fact of an attack at a vehicle (left out at a unit of models)."""
+    return lambda p, unit, done: OMIT if done.vehicle is None else fact(p, unit, done)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,6 +64,16 @@ class _AtUnit(Params):
     stage: str | None = param(Text(), "Report one stage of the attack instead: hits, wounds, 'unsaved wounds' "
                               "or casualties.", None, metavar="NAME")
 
+    QUERY: ClassVar[Layout] = (
+        "shots", "bs", "strength", "ap", ("snap", lambda p, *_: p.snap), "weapon_type", "master_crafted",
+        "reroll_failed", "target", ("unit", _on_unit(lambda p, unit, _: unit.name)),
+        ("models", _on_unit(lambda p, unit, _: unit.size)), ("focus_fire", _on_unit(lambda p, *_: p.focus_fire)),
+        ("outcome", _on_unit(lambda p, *_: None if p.stage else p.outcome)),
+        ("stage", _on_unit(lambda p, *_: None if p.stage is None else _stage_name(p.stage))),
+        ("vehicle", _on_vehicle(lambda p, unit, _: unit.name)),
+        ("facing", _on_vehicle(lambda p, _, done: done.facts["facing"])),
+        ("armour", _on_vehicle(lambda p, _, done: done.facts["armour"])), *WEAPON, *FIRERS)
+
     def check(self) -> None:
         super().check()  # the rule input's checks
         if self.stage is not None and _stage_name(self.stage) not in rules.STAGES:
@@ -62,6 +84,9 @@ class _AtUnit(Params):
 @dataclass(frozen=True, kw_only=True)
 class HitParams(rules.Volley):
     """Hit rolls of one shooting attack."""
+
+    QUERY: ClassVar[Layout] = ("shots", "bs", "snap", "weapon_type", "master_crafted", "reroll_failed", *WEAPON,
+                               *FIRERS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,10 +103,16 @@ class OverwatchParams(_AtUnit, rules.OverwatchAttack):
 class WoundParams(rules.Wounding):
     """Wound rolls of hits against one Toughness."""
 
+    QUERY: ClassVar[Layout] = ("strength", "toughness", "hits",
+                               ("wound_on", lambda p, *_: str(wound_target(p.strength, p.toughness))))
+
 
 @dataclass(frozen=True, kw_only=True)
 class ChargeParams(rules.Charging):
     """A charge roll against a distance."""
+
+    QUERY: ClassVar[Layout] = ("distance", ("rolls", lambda p, *_: list(p.methods())),
+                               ("charges_with", lambda p, *_: rules.slowest(p.methods())), when("fleet"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,10 +125,15 @@ class _TwoUnits(Params):
 class FightParams(rules.Fighting, _TwoUnits):
     """One fight sub-phase between two unit files."""
 
+    QUERY: ClassVar[Layout] = ("attacker", "defender", ("attacker_unit", lambda p, a, d: a.name),
+                               ("defender_unit", lambda p, a, d: d.name), "attacker_charged")
+
 
 @dataclass(frozen=True, kw_only=True)
 class MoraleParams(rules.MoraleTest):
     """A morale test."""
+
+    QUERY: ClassVar[Layout] = ("leadership", "modifier", when("fearless"), when("stubborn"))
 
 
 def _stage_name(text: str) -> str:
@@ -124,7 +160,7 @@ def hit(p: HitParams) -> Answer:
     Example, BS 8 (2+, 1s rerolled at 4+): exactodds 40k6 hit --shots 1 --bs 8
     """
     done = rules.hit_attack(p)
-    return Answer(done.final, described(p, HIT_QUERY), done.extras, stages=done.stages)
+    return Answer(done.final, described(p), done.extras, stages=done.stages)
 
 
 @define("40k6", "wound", WoundParams)
@@ -135,8 +171,7 @@ def wound(p: WoundParams) -> Answer:
     Example, 3 bolter hits on Ork Boyz: exactodds 40k6 wound --strength 4 --toughness 4 --hits 3
     """
     target = wound_target(p.strength, p.toughness)
-    query = described(p, ("strength", "toughness", "hits", "wound_on"), wound_on=str(target))
-    return Answer(successes(p.hits, target.chance()), query)
+    return Answer(successes(p.hits, target.chance()), described(p))
 
 
 def _shooting(p: ShootParams | OverwatchParams) -> Answer:
@@ -147,8 +182,7 @@ def _shooting(p: ShootParams | OverwatchParams) -> Answer:
     if done.vehicle is not None:
         if p.outcome != "casualties":
             raise ParamError("{outcome} applies to units of models, not to a vehicle")
-        query = described(p, VEHICLE_QUERY, vehicle=unit.name, **done.facts)
-        return Answer(done.final, query, done.extras, stages=done.stages)
+        return Answer(done.final, described(p, unit, done), done.extras, stages=done.stages)
     stage = None if p.stage is None else _stage_name(p.stage)
     if stage is not None:
         dist = done.stages[stage]
@@ -156,10 +190,8 @@ def _shooting(p: ShootParams | OverwatchParams) -> Answer:
         dist = _failed_saves(unit, p.ap, done.stages["wounds"])
     else:
         dist = done.stages["casualties" if p.outcome == "casualties" else "unsaved wounds"]
-    query = described(p, SHOOT_QUERY, unit=unit.name, models=unit.size, outcome=None if stage else p.outcome,
-                      stage=stage)
     extras = {"p_unit_destroyed": done.final.pmf(unit.size)} if p.outcome == "casualties" else {}
-    return Answer(dist, query, {**extras, **done.extras}, stages=done.stages)
+    return Answer(dist, described(p, unit, done), {**extras, **done.extras}, stages=done.stages)
 
 @define("40k6", "shoot", ShootParams)
 def shoot(p: ShootParams) -> Answer:
@@ -193,8 +225,7 @@ def charge(p: ChargeParams) -> Answer:
     methods = p.methods()
     used = rules.slowest(methods)
     dist = fleet_charge_roll(p.distance, (used,)) if p.fleet else rules.charge_roll(used)
-    query = described(p, ("distance", "rolls", "charges_with", Given(("fleet",))), rolls=list(methods),
-                      charges_with=used)
+    query = described(p)
     return Answer(dist, query, {"p_success": rules.p_charge(p.distance, methods, p.fleet)})
 
 
@@ -210,8 +241,7 @@ def fight(p: FightParams) -> Answer:
     a, d = p.attacker.parsed(load_unit, True), p.defender.parsed(load_unit, True)
     result = rules.fight(a, d, p.attacker_charged)
     survivors = result.survivors()
-    query = described(p, ("attacker", "defender", "attacker_unit", "defender_unit", "attacker_charged"),
-                      attacker_unit=a.name, defender_unit=d.name)
+    query = described(p, a, d)
     extras = {
         "p_fall_back": result.p_falls_back(),
         "p_attacker_falls_back": result.p_falls_back("attacker"),
@@ -232,7 +262,7 @@ def morale(p: MoraleParams) -> Answer:
     """
     modifier = max(0, p.modifier) if p.stubborn else p.modifier
     dist = Dist.constant("pass") if p.fearless else rules.morale_test(p.leadership, modifier)
-    query = described(p, ("leadership", "modifier", Given(("fearless", "stubborn"))))
+    query = described(p)
     return Answer(dist, query, {"p_pass": dist.pmf("pass")})
 
 
@@ -248,9 +278,12 @@ class _FireUnits(Params):
 class FireParams(rules.UnitFire, _FireUnits):
     """Every ranged weapon of a unit file at a target unit, one weapon group after another."""
 
+    QUERY: ClassVar[Layout] = ("attacker", "target", ("attacker_unit", lambda p, a, t, done: a.name),
+                               ("unit", lambda p, a, t, done: t.name), ("models", lambda p, a, t, done: t.size),
+                               ("groups", lambda p, a, t, done: done.facts["groups"]),
+                               *(_given(n) for n in ("range", "distance", "moved", "snap", "focus_fire")))
 
-FIRE_QUERY = ("attacker", "target", "attacker_unit", "unit", "models", "groups",
-              Given(("range", "distance", "moved", "snap", "focus_fire")))
+
 
 
 @define("40k6", "fire", FireParams)
@@ -271,8 +304,7 @@ def fire(p: FireParams) -> Answer:
         raise ParamError("{attacker} " + literal(f"{a.name!r} cannot shoot: none of its model lines has a ranged "
                                                  "weapon (weapon = \"NAME\" and a [weapons.NAME] table)"))
     done = rules.unit_fire(p, a, t)
-    query = described(p, FIRE_QUERY, attacker_unit=a.name, unit=t.name, models=t.size, **done.facts)
-    return Answer(done.final, query, done.extras, mean=done.mean, stages=done.stages)
+    return Answer(done.final, described(p, a, t, done), done.extras, mean=done.mean, stages=done.stages)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -288,6 +320,9 @@ class AssaultParams(rules.Assaulting, _AssaultUnits):
 
     stage: str | None = param(Text(), "Report one stage instead: overwatch, charge, 'round 1'...", None,
                               metavar="NAME")
+
+    QUERY: ClassVar[Layout] = ("attacker", "defender", "distance", "rounds",
+                               ("overwatch", lambda p, *_: not p.no_overwatch))
 
 
 @define("40k6", "assault", AssaultParams)
@@ -316,8 +351,7 @@ def assault(p: AssaultParams) -> Answer:
                   [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault")])
     stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"
                                           else f"assault: {p.stage}")
-    query = described(p, ("attacker", "defender", "distance", "rounds", "overwatch"), overwatch=not p.no_overwatch)
-    answer = scenario_answer(sc, query, stage)
+    answer = scenario_answer(sc, described(p), stage)
     charge = answer.stages["assault: charge"]
     end = answer.dist
     return replace(answer, extras={
