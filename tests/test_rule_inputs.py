@@ -1,7 +1,8 @@
 """One declaration: every field of a rule step's input (Hell Dorado's ``Shot``, the
 Horus Heresy hit, wound and penetration inputs and ``Conditions``, the 40K
-``ShootingAttack``) is declared once, in the rules layer, and reaches the command line (an option with its help text) and
-query files (an accepted key) without being declared again in ``exactodds/commands``."""
+``ShootingAttack``) is declared once, in the rules layer, and reaches the command line
+(an option with its help text) and query files (an accepted key) without being declared
+again in ``exactodds/commands``."""
 
 from __future__ import annotations
 
