@@ -23,6 +23,7 @@ from .registry import define
 
 OUTCOMES = ("casualties", "unsaved-wounds", "failed-saves")
 
+
 def _given(name: str) -> tuple[str, Any]:
     """A parameter shown, as a query file writes it, only when given (not None, false or empty)."""
     def fact(p: Params, *_: Any) -> Any:
