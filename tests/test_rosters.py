@@ -292,3 +292,22 @@ def test_existing_files_are_never_overwritten(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "already exists" in r.stderr
     assert sorted(os.listdir(tmp_path)) == ["klaw_boyz.toml"]
     assert (tmp_path / "klaw_boyz.toml").read_text() == "mine"
+
+
+# ----------------------------------------------------------------- the docs page
+def test_the_docs_page_examples_print_what_it_shows(tmp_path: Path) -> None:
+    """docs/rosters.md's console examples, in order, in a fresh folder (the import writes there)."""
+    import shlex
+    import subprocess
+    import sys
+
+    from .test_docs import cli_env, console_examples
+
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    examples = console_examples("rosters.md")
+    assert [shlex.split(c)[1] for c, _ in examples] == ["import", "40k6", "compare"]
+    for command, expected in examples:
+        out = subprocess.run([sys.executable, "-m", "exactodds", *shlex.split(command)[1:]], capture_output=True,
+                             text=True, env=cli_env(), cwd=tmp_path)
+        assert (out.stdout + out.stderr).rstrip("\n") == expected.rstrip("\n"), command
+    assert (tmp_path / "my_army" / "klaw_boyz.toml").read_text().rstrip("\n") in (ROOT / "docs" / "rosters.md").read_text()

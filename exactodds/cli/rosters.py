@@ -28,9 +28,9 @@ def import_roster(roster: str, out: Path) -> None:
     from ..commands.rosters import import_roster as run_import
 
     written, warnings = run_import(roster, out)
-    for line in warnings:
-        click.echo(f"warning: {line}", err=True)
     for path, unit in written:
-        lines = sum(1 for _ in unit.models)
+        lines = len(unit.models)
         click.echo(f"{path}: {unit.name} ({unit.top.get('points', 0)} points, "
                    f"{lines} model line{'s' if lines != 1 else ''})")
+    for line in warnings:
+        click.echo(f"warning: {line}", err=True)
