@@ -8,7 +8,7 @@ import click
 
 
 @click.command("import")
-@click.argument("roster", metavar="ROSTER.ros|ROSTER.rosz")
+@click.argument("roster", metavar="ROSTER.rosz", type=click.Path(dir_okay=False))
 @click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="The folder to write the unit files into (made if missing; an existing file is never "
                    "overwritten).")
