@@ -101,20 +101,30 @@ def _carve(name: str, count: int, profile: Profile, carried: list[Selection], ex
     return lines
 
 
+def _others(selections: list[Selection], model_types: tuple[str, ...], weapon_types: tuple[str, ...]
+            ) -> list[Profile]:
+    """The profiles of ``selections`` that are neither models nor weapons (wargear...)."""
+    return [p for s in selections for p in s.profiles if p.type_name not in (*model_types, *weapon_types)]
+
+
+def _unit_alone(unit: Selection, loose: list[Selection], model_types: tuple[str, ...], where: str) -> list[Line]:
+    """The lines of a unit with no model selection: its own model profile, times its number."""
+    profiles = [p for p in unit.profiles if p.type_name in model_types]
+    if len(profiles) != 1:
+        raise InputError(f"{where}: {len(profiles)} model profiles ({', '.join(model_types)}) on the unit and "
+                         "no model selection below it; expected one")
+    return _carve(profiles[0].name, max(unit.number, 1), profiles[0], loose, [])
+
+
 def model_lines(unit: Selection, model_types: tuple[str, ...], weapon_types: tuple[str, ...],
                 where: str) -> tuple[list[Line], list[Selection]]:
     """The unit's model lines, and the weapon selections no line could take
     (more special weapons than models)."""
     models, loose, other = _split(unit, model_types, weapon_types)
     unit_rules = list(unit.rules) + [r for s in other for r in s.rules]
-    unit_others = [p for s in [unit, *other] for p in s.profiles
-                   if p.type_name not in model_types and p.type_name not in weapon_types]
+    unit_others = _others([unit, *other], model_types, weapon_types)
     if not models:
-        profiles = [p for p in unit.profiles if p.type_name in model_types]
-        if len(profiles) != 1:
-            raise InputError(f"{where}: {len(profiles)} model profiles ({', '.join(model_types)}) on the unit and "
-                             "no model selection below it; expected one")
-        lines = _carve(profiles[0].name, max(unit.number, 1), profiles[0], loose, [])
+        lines = _unit_alone(unit, loose, model_types, where)
         for line in lines:
             line.rules, line.others = list(unit_rules), list(unit_others)
         return lines, []
@@ -123,12 +133,11 @@ def model_lines(unit: Selection, model_types: tuple[str, ...], weapon_types: tup
     for m in models:
         below = m.walk()
         carried = [s for s in below if _is_weapon(s, weapon_types)]
-        extra = loose if m is biggest else []
-        lines = _carve(m.name, m.number, _profile_for(m, unit, model_types, where), carried, extra)
+        lines = _carve(m.name, m.number, _profile_for(m, unit, model_types, where), carried,
+                       loose if m is biggest else [])
         for line in lines:
             line.rules = unit_rules + [r for s in below for r in s.rules]
-            line.others = unit_others + [p for s in below for p in s.profiles
-                                         if p.type_name not in model_types and p.type_name not in weapon_types]
+            line.others = unit_others + _others(below, model_types, weapon_types)
         out.extend(lines)
     placed = {id(w) for line in out for w in line.weapons}
     return out, [w for w in loose if id(w) not in placed]
