@@ -141,7 +141,7 @@ def _forces(element: ElementTree.Element) -> list[ElementTree.Element]:
 def roster_tree(root: ElementTree.Element, path: Path) -> Roster:
     """The roster's top-level selections (the units, and anything else chosen at
     the top of a force) as :class:`Selection` trees."""
-    units = []
+    units: list[Selection] = []
     for force in _forces(root):
         units.extend(_selection(s, path, "selection") for s in _children(force, "selections", "selection"))
     return Roster(root.get("name", path.stem), root.get("gameSystemName", ""), root.get("gameSystemId", ""), units)
