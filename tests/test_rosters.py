@@ -11,11 +11,9 @@ edition roster.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
-import zipfile
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -241,11 +239,10 @@ ROSTER = ('<?xml version="1.0"?><roster xmlns="http://www.battlescribe.net/schem
 
 
 def _zip(entries: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in entries.items():
-            z.writestr(name, data)
-    return buf.getvalue()
+    """A zip holding ``entries`` (docs/gen_errors.py's, which documents the same refusals)."""
+    from .test_fuzz_cli import _load_gen_errors
+
+    return _load_gen_errors()._zip(entries)  # type: ignore[no-any-return]
 
 
 def _missing_toughness() -> bytes:
@@ -311,3 +308,16 @@ def test_the_docs_page_examples_print_what_it_shows(tmp_path: Path) -> None:
                              text=True, env=cli_env(), cwd=tmp_path)
         assert (out.stdout + out.stderr).rstrip("\n") == expected.rstrip("\n"), command
     assert (tmp_path / "my_army" / "klaw_boyz.toml").read_text().rstrip("\n") in (ROOT / "docs" / "rosters.md").read_text()
+
+
+def test_imported_legion_squad_fires_as_the_example(tmp_path: Path) -> None:
+    r = cli("import", LEGION, "--out", tmp_path)
+    assert r.exit_code == 0, r.stderr
+    answers = []
+    for attacker in (tmp_path / "legion_tactical_squad.toml", ROOT / "examples" / "hh3" / "unit_tactical_squad.toml"):
+        out = cli("hh3", "shoot", "--attacker", attacker, "--target", ROOT / "examples" / "hh3" / "target_terminators.toml",
+                  "--format", "json")
+        answer = json.loads(out.stdout)
+        answer["query"].pop("attacker")
+        answers.append(answer)
+    assert answers[0] == answers[1]
