@@ -321,3 +321,59 @@ def test_imported_legion_squad_fires_as_the_example(tmp_path: Path) -> None:
         answer["query"].pop("attacker")
         answers.append(answer)
     assert answers[0] == answers[1]
+
+
+# ----------------------------------------------------------------- weapon and rule texts
+def _weapon(type_text: str, strength: str = "4", rng: str = '24"', ap: str = "5"):  # type: ignore[no-untyped-def]
+    from exactodds.profiles.rosters.output import UnitFile
+    from exactodds.profiles.rosters.tree import Profile, Selection
+    from exactodds.profiles.rosters.weapon_text import ranged_weapon
+
+    unit = UnitFile("Squad", "test")
+    chars = {"Range": rng, "Strength": strength, "AP": ap, "Type": type_text}
+    key, table = ranged_weapon(Selection("Gun", 1, [Profile("Gun", "Weapon", chars)]), unit, strength=3)
+    return table, unit.comments
+
+
+@pytest.mark.parametrize(("type_text", "expected"), [
+    ("Rapid Fire", {"rules": ["rapid-fire"]}),
+    ("Assault 2, Rending", {"shots": 2, "rules": ["rending"]}),
+    ("Heavy 1, Blast", {"shots": 1, "type": "blast", "rules": ["heavy"]}),
+    ("Salvo 2/4", {"shots": 4, "rules": ["salvo"]}),
+    ("Assault D6", {"random_shots": "D6"}),
+    ("Pistol", {}),
+    ("Assault 1, Poisoned (2+), Twin-linked", {"shots": 1, "poisoned": 2, "rules": ["poisoned", "twin-linked"]}),
+])
+def test_weapon_type_texts(type_text: str, expected: dict) -> None:
+    table, comments = _weapon(type_text)
+    assert table == {"range": 24, "strength": 4, "ap": 5, **expected}
+    assert comments == []
+
+
+def test_weapon_values_the_format_cannot_hold() -> None:
+    assert _weapon("Assault 1", ap="-")[0] == {"range": 24, "strength": 4, "shots": 1}
+    assert _weapon("Assault 1", strength="User")[0]["strength"] == 3  # the model's
+    table, comments = _weapon("Heavy 1", strength="D")
+    assert table is None and comments == ["weapon gun: Strength 'D' cannot be read: not imported"]
+    table, comments = _weapon("Heavy 1, Pinning")
+    assert comments == ["weapon gun: rule not modelled: Pinning"]
+    assert _weapon("Assault 1", rng="Template")[0]["type"] == "template"
+
+
+def test_rule_names_and_invulnerable_saves() -> None:
+    from exactodds.profiles.rosters.lines import Line
+    from exactodds.profiles.rosters.output import UnitFile
+    from exactodds.profiles.rosters.tree import Profile, Rule
+    from exactodds.profiles.rosters.wh40k import _model
+
+    chars = {"Unit Type": "Infantry", "WS": "4", "BS": "4", "S": "4", "T": "4", "W": "1", "I": "4", "A": "1",
+             "Ld": "8", "Save": "-"}
+    rules = [Rule("Feel No Pain (4+)", ""), Rule("Fleet", ""), Rule("Hatred (Orks)", ""),
+             Rule("Invulnerable Save (4+)", ""), Rule("Eternal Warrior", ""), Rule("Bulky", "")]
+    unit = UnitFile("Squad", "test")
+    doc = _model(Line("Model", 3, Profile("Model", "Unit", chars), rules=rules), unit, "here")
+    assert doc == dict(name="Model", count=3, toughness=4, wounds=1, invulnerable=4, feel_no_pain=4,
+                       rules=["hatred"], eternal_warrior=True, ws=4, initiative=4, attacks=1, strength=4,
+                       leadership=8)
+    assert unit.warnings == ["Squad: rule not modelled: Bulky"]
+    assert "Fleet: ask the charge with --fleet (a property of the charge roll)" in unit.comments

@@ -70,6 +70,8 @@ def stat(profile_chars: dict[str, str], key: str, where: str, lo: int = 1, hi: i
 def _apply_rule(line_doc: dict, unit: UnitFile, name: str, weapon_rules: set[str]) -> None:
     m = _BRACKET.match(name)
     base, value = (m.group(1), m.group(2)) if m else (name, "")
+    if _NAMED_INVULNERABLE.search(name):
+        return  # read by _invulnerable
     known = RULE_NAMES.get(base.strip().casefold())
     if known is None:
         unit.note(f"rule not modelled: {name}")
