@@ -1,8 +1,8 @@
 """One declaration: every field of a rule step's input (Hell Dorado's ``Shot``, the
-Horus Heresy hit, wound and penetration inputs, ``Conditions`` and ``ExchangeOfFire``)
-is declared once, in the rules layer, and reaches the command line (an option with its
-help text) and query files (an accepted key) without being declared again in
-``exactodds/commands``."""
+Horus Heresy hit, wound and penetration inputs, ``Conditions`` and ``ExchangeOfFire``, the 40K
+``ShootingAttack``) is declared once, in the rules layer, and reaches the command line
+(an option with its help text) and query files (an accepted key) without being declared
+again in ``exactodds/commands``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from exactodds.core import InputError
 from exactodds.core.params import ParamError, Params
 from exactodds.profiles.hh3 import load_unit
 from exactodds.rules import hell_dorado as hd
-from exactodds.rules import hh3
+from exactodds.rules import hh3, wh40k6
 from exactodds.rules.hh3.exchange import Exchange
 from tests.test_docs import ROOT
 from tests.test_hh3_exchange import UNARMED
@@ -32,6 +32,7 @@ CASES = [
      'attacker = "tactical_squad.toml"\ntarget = "target_tactical_squad.toml"\n'),
     ("hh3", "exchange", hh3.ExchangeOfFire,
      'attacker = "unit_tactical_squad.toml"\ntarget = "unit_heavy_support_squad.toml"\n'),
+    ("40k6", "shoot", wh40k6.ShootingAttack, 'shots = 1\nbs = 4\nstrength = 4\ntarget = "../40k6/marines.toml"\n'),
 ]
 FIELDS = [(system, command, rule, base, name) for system, command, rule, base in CASES for name in rule.specs()]
 
@@ -56,7 +57,7 @@ def _query(system: str, command: str, text: str) -> Query:
 
 
 def test_the_rule_inputs_have_fields() -> None:
-    assert [len(rule.specs()) for _, _, rule, _ in CASES] == [14, 4, 4, 3, 11, 8]
+    assert [len(rule.specs()) for _, _, rule, _ in CASES] == [14, 4, 4, 3, 11, 8, 20]
 
 
 @pytest.mark.parametrize(("system", "command", "rule", "base", "name"), FIELDS,

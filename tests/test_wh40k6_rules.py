@@ -181,8 +181,8 @@ def test_wounds_left_and_focus_fire_none() -> None:
 
 
 @pytest.mark.parametrize("kw, words", [
-    (dict(rules=("laser",)), "unknown weapon rule"),
-    (dict(rules=("rapid-fire",)), "needs a range"),
+    (dict(rules=("laser",)), "rules: 'laser' is not one of"),
+    (dict(rules=("rapid-fire",)), "rapid-fire needs range"),
     (dict(rules=("heavy", "salvo")), "one type"),
     (dict(random_shots="D7+"), "D3, D6, 2D6 or D6\\+1"),
     (dict(random_shots="0D6"), "D3, D6, 2D6 or D6\\+1"),

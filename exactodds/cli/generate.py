@@ -148,8 +148,9 @@ def build(spec: Command[Any], values: dict[str, Any], ctx: click.Context) -> Par
         return spec.params(**given(values))
     except FieldError as e:
         param = next((p for p in ctx.command.params if p.name == e.name), None)
-        spec_of = spec.params.specs().get(e.name)
-        hint = "" if spec_of is None or spec_of[1] is not None else _none_hint(spec_of[0].kind, values.get(e.name), param)
+        spec_of = spec.params.specs().get(e.name)  # (spec, default): a hint only for a field none by default
+        hint = "" if spec_of is None or spec_of[1] is not None else \
+            _none_hint(spec_of[0].kind, values.get(e.name), param)
         raise click.BadParameter(e.reason + hint, ctx=ctx, param=param) from None
     except ParamError as e:
         raise _spelled(e, spec) from None

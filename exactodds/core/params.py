@@ -85,9 +85,13 @@ class Spec:
 
 
 def param(kind: Kind, help: str, default: Any = MISSING, *, positional: bool = False,
-          metavar: str | None = None) -> Any:
-    """A field of a :class:`Params` class (no ``default``: the parameter is required)."""
-    return dataclasses.field(default=default, metadata={"spec": Spec(kind, help, positional, metavar)})
+          metavar: str | None = None, keyword: bool = True) -> Any:
+    """A field of a :class:`Params` class (no ``default``: the parameter is required).
+    ``keyword=False``: Python may also pass it by position (the class's first fields)."""
+    metadata = {"spec": Spec(kind, help, positional, metavar)}
+    if keyword:
+        return dataclasses.field(default=default, metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata, kw_only=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,6 +116,11 @@ class Params:
 
     def check(self) -> None:
         """Refuse bad combinations of values (a :class:`ParamError`); override."""
+
+    def part(self, cls: type[P]) -> P:
+        """The values of ``cls``'s fields, as a ``cls``: the rule input a composed
+        parameter class holds (``cls`` one of its bases). O(fields) conversions."""
+        return cls(**{f.name: getattr(self, f.name) for f in fields(cls) if f.init})
 
     # ------------------------------------------------------------- describe
     @classmethod

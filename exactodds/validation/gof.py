@@ -41,7 +41,8 @@ from fractions import Fraction
 from ..core import Dist, InputError, max_states
 from ..core.limits import decimal_digits
 from ..dice.pool import compositions_count, pool_counts
-from .samples import Samples, outcome_fields, outcome_text
+from .outcomes import outcome_fields, outcome_text
+from .samples import Samples
 from .stats import binomtest_pvalue, clopper_pearson, noncentrality, norm_sf, power_divergence
 
 MIN_EXPECTED = 5
