@@ -153,6 +153,12 @@ class FightParams(Params):
     attacker: ProfileRef = param(ProfileFile(), "One unit's TOML file.", metavar="UNIT.toml")
     defender: ProfileRef = param(ProfileFile(), "The other unit's TOML file.", metavar="UNIT.toml")
     attacker_charged: bool = param(Flag(), "The attacker charged this turn: +1 Attack each.", False)
+    difficult_terrain: bool = param(Flag(), "The attacker charged through difficult terrain: Initiative 1 "
+                                    "without assault grenades.", False)
+
+    def check(self) -> None:
+        if self.difficult_terrain and not self.attacker_charged:
+            raise ParamError("{difficult_terrain} slows a charge: give it only with {attacker_charged}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -397,10 +403,12 @@ def fight(p: FightParams) -> Answer:
     from ..profiles.wh40k6 import load_unit
 
     a, d = p.attacker.parsed(load_unit, True), p.defender.parsed(load_unit, True)
-    result = rules.fight(a, d, p.attacker_charged)
+    result = rules.fight(a, d, p.attacker_charged, p.difficult_terrain)
     survivors = result.survivors()
     query = {"attacker": p.attacker.written, "defender": p.defender.written, "attacker_unit": a.name,
              "defender_unit": d.name, "attacker_charged": p.attacker_charged}
+    if p.difficult_terrain:
+        query["difficult_terrain"] = True
     extras = {
         "p_fall_back": result.p_falls_back(),
         "p_attacker_falls_back": result.p_falls_back("attacker"),
@@ -508,6 +516,8 @@ class AssaultParams(Params):
     rounds: int = param(Count(1, 20, "a number of rounds"), "Rounds of combat at most (further rounds while "
                         "both units are locked).", 1)
     no_overwatch: bool = param(Flag(), "The charged unit does not fire Overwatch.", False)
+    difficult_terrain: bool = param(Flag(), "The charge goes through difficult terrain: 3D6 charge roll, the "
+                                    "highest discarded; Initiative 1 without assault grenades.", False)
     stage: str | None = param(Text(), "Report one stage instead: overwatch, charge, 'round 1'...", None,
                               metavar="NAME")
 
@@ -540,12 +550,14 @@ def assault(p: AssaultParams) -> Answer:
     except InputError as e:
         raise ParamError("{defender} " + literal(e)) from None
     sc = Scenario({"attacker": a, "defender": d},
-                  [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault")])
+                  [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault",
+                           difficult_terrain=p.difficult_terrain)])
     stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"
                                           else f"assault: {p.stage}")
     answer = scenario_answer(sc, {"attacker": p.attacker.written, "defender": p.defender.written,
                                   "distance": str(p.distance), "rounds": p.rounds,
-                                  "overwatch": not p.no_overwatch}, stage)
+                                  "overwatch": not p.no_overwatch,
+                                  **({"difficult_terrain": True} if p.difficult_terrain else {})}, stage)
     charge = answer.stages["assault: charge"]
     answer.extras["p_charge_fails"] = charge.prob(lambda x: x.attacker_status == "charge failed")
     end = answer.dist
