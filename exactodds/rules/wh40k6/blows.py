@@ -59,10 +59,15 @@ def line_options(unit: Unit, charging: bool, slowed_lines: Sequence[bool]) -> li
             continue
         weapons = [unit.melee_weapon(n) for n in m.melee_weapons]
         names = [m.melee_uses] if m.melee_uses is not None else list(dict.fromkeys(m.melee_weapons))
-        blows = []
+        blows: list[Blow] = []
         for n in names:
-            b = strike_profile(p.strength, p.initiative, weapons, unit.melee_weapon(n), charging, slowed)
-            blows.append(b._replace(strength=min(10, b.strength + furious)))
+            w = unit.melee_weapon(n)
+            b = strike_profile(p.strength, p.initiative, weapons, w, charging, slowed)
+            modifier = w.charge_strength if charging and w.charge_strength is not None else w.strength
+            if isinstance(modifier, str):  # a weapon of fixed Strength ignores Furious Charge
+                b = b._replace(strength=min(10, b.strength + furious))
+            if b not in blows:  # weapons that strike alike are one choice
+                blows.append(b)
         out.append(blows)
     return out
 
@@ -104,6 +109,8 @@ class Striker:
         self._kernels: dict[tuple, IndexedKernel] = {}
         self._choices: dict[UnitState, Choice] = {}
         self._memo: dict[tuple, Dist] = {}
+        self._passes: dict[tuple, list[Fraction]] = {}
+        self._who: dict[tuple, tuple] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
 
     def initiatives(self, choice: Choice, slowed: bool) -> set[int]:
@@ -153,13 +160,20 @@ class Striker:
         best, best_value = 0, Fraction(-1)
         for k, b in enumerate(opts):
             p_wound, p_rend = wound_chances(b, toughness)
-            through = alloc_models(self.target, b.ap, False, b.strength)[first].p_unsaved()
-            through_ap2 = alloc_models(self.target, RENDING_AP, False, b.strength)[first].p_unsaved()
+            through, through_ap2 = self._through(b.ap, b.strength, first), self._through(RENDING_AP, b.strength, first)
             attacks = Fraction(self.attacks[j].attack_counts(1, self.bonus[j] + b.extra_attacks).mean())
             value = attacks * p_hit * (p_wound * through + p_rend * through_ap2)
             if value > best_value:
                 best, best_value = k, value
         return best
+
+    def _through(self, ap: int | None, strength: int, model: int) -> Fraction:
+        """P(a wound on the target's ``model`` gets past its save and Feel No Pain). Cached per (AP, Strength)."""
+        key = (ap, strength)
+        got = self._passes.get(key)
+        if got is None:
+            got = self._passes[key] = [m.p_unsaved() for m in alloc_models(self.target, ap, False, strength)]
+        return got[model]
 
     def _p_hit(self, j: int, target_ws: int) -> Fraction:
         p = ws_target(self.attacks[j].ws, target_ws).chance()
@@ -170,20 +184,24 @@ class Striker:
         strike (``slow``: models concussed at the start of the round; models
         marked in ``own`` were concussed during it: both at Initiative 1).
         Memoised on (step, strikers per line and their options, target state)."""
-        counts = [0] * len(self.options)
-        hammers = [0] * len(self.options)
-        for i in own.alive():
-            j = self.line[i]
-            at = 1 if (i in slow or i in own.marked) else self.options[j][choice[j]].initiative
-            if at == initiative:
-                counts[j] += 1
-            if initiative == HAMMER_OF_WRATH_INITIATIVE and self.hammer[j]:
-                hammers[j] += 1
-        key = (initiative, tuple(counts), tuple(c if n else -1 for c, n in zip(choice, counts, strict=True)),
-               tuple(hammers), foe)
+        who_key = (initiative, own, choice, slow)
+        who = self._who.get(who_key)
+        if who is None:
+            counts = [0] * len(self.options)
+            hammers = [0] * len(self.options)
+            for i in own.alive():
+                j = self.line[i]
+                at = 1 if (i in slow or i in own.marked) else self.options[j][choice[j]].initiative
+                if at == initiative:
+                    counts[j] += 1
+                if initiative == HAMMER_OF_WRATH_INITIATIVE and self.hammer[j]:
+                    hammers[j] += 1
+            who = self._who[who_key] = (tuple(counts), tuple(c if n else -1 for c, n in zip(choice, counts, strict=True)),
+                                        tuple(hammers))
+        key = (initiative, who, foe)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = self._blows(counts, choice, foe, hammers)
+            got = self._memo[key] = self._blows(who[0], choice, foe, who[2])
         return got
 
     def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:
