@@ -414,28 +414,12 @@ def sim_melee_wound(chance: Callable[..., bool], prof: dict, t: int) -> str:
     return sim_wound_rules(chance, prof["s"], t, rules, prof["poisoned"])
 
 
-def sim_blows(chance: Callable[..., bool], a: list[dict], d: list[dict], charged: bool,
-              left: dict[str, list[int]], terrain: bool = False,
-              concussed: dict[str, set[int]] | None = None) -> dict[str, int]:
-    """The blows of one round, Initiative 10 to 1, from the wounds ``left``
-    (mutated); returns the unsaved wounds each side suffered. Weapons are
-    chosen at the start of the round; Hammer of Wrath hits (charging, at
-    Initiative 10, unmodified Strength, no AP) are allocated before that
-    step's blows; rending wounds after the others at AP2. ``concussed`` (in:
-    models concussed in the previous round; out: those concussed in this one):
-    a concussed model that has not struck yet strikes at Initiative 1."""
-    units = {"a": a, "d": d}
-    unsaved = {"a": 0, "d": 0}   # suffered
-    slow = concussed or {"a": set(), "d": set()}
-    now: dict[str, set[int]] = {"a": set(), "d": set()}
-    struck: dict[str, set[int]] = {"a": set(), "d": set()}
-    profiles: dict[tuple[str, str], dict] = {}
-    lines: dict[str, list[str]] = {}
+def sim_round_profiles(units: dict[str, list[dict]], lines: dict[str, list[str]], left: dict[str, list[int]],
+                       charged: bool, terrain: bool) -> dict[tuple[str, str], dict]:
+    """Each line's :func:`sim_profile` at the start of a round, with its Attack bonus
+    (charge, Rage, Counter-attack) as ``bonus``."""
+    profiles = {}
     for side, foe in (("a", "d"), ("d", "a")):
-        lines[side] = []
-        for m in units[side]:
-            if m["line"] not in lines[side]:
-                lines[side].append(m["line"])
         foe_alive = [i for i, w in enumerate(left[foe]) if w > 0]
         for line in lines[side]:
             m = next(x for x in units[side] if x["line"] == line)
@@ -453,6 +437,66 @@ def sim_blows(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
             first = units[foe][foe_alive[0]] if foe_alive else units[foe][0]
             slowed = charging and terrain and not m.get("grenades")
             profiles[side, line] = dict(sim_profile(m, charging, slowed, bonus, p_hit, t_t, first), bonus=bonus)
+    return profiles
+
+
+def sim_line_attacks(chance: Callable[..., bool], m: dict, models: int, prof: dict, charged: bool, t_ws: int,
+                     t_t: int) -> tuple[int, int]:
+    """The attacks of ``models`` models of one line, die by die: (wounds, rending wounds at AP2)."""
+    rules = m.get("rules", ())
+    bonus = prof["bonus"] + prof["extra"]
+    if isinstance(m["a"], tuple):   # random Attacks (dice, sides, plus): one roll per model
+        n_att = sum(sim_die_chance(chance, m["a"]) + bonus for _ in range(models))
+    else:
+        n_att = models * (m["a"] + bonus)
+    wounds = rends = 0
+    for _ in range(n_att):
+        need = 7 - ws_needed(m["ws"], t_ws)
+        hit = chance(need) or ("hatred" in rules and charged and chance(need))
+        if not hit:
+            continue
+        if prof["rules"] or prof["poisoned"] is not None:
+            got = sim_melee_wound(chance, prof, t_t)
+            if got == "rend" and (prof["ap"] is None or prof["ap"] > 2):
+                rends += 1
+            elif got != "fail":
+                wounds += 1
+        elif chance(faces_at_least(wound_needed(prof["s"], t_t))):
+            wounds += 1
+    return wounds, rends
+
+
+def sim_hammer_of_wrath(chance: Callable[..., bool], models: list[dict], lines: list[str], left: list[int],
+                        foe: str, t: int) -> list[tuple]:
+    """Hammer of Wrath, per line: one automatic hit per model in play with the rule, at
+    its unmodified Strength, no AP; each hit's wound die. Pending allocations."""
+    out = []
+    for line in lines:
+        hw = [i for i, m in enumerate(models) if m["line"] == line and left[i] > 0
+              and "hammer-of-wrath" in m.get("rules", ())]
+        if hw:
+            s = models[hw[0]]["s"]
+            out.append((foe, sum(chance(faces_at_least(wound_needed(s, t))) for _ in hw), s, None, False))
+    return out
+
+
+def sim_blows(chance: Callable[..., bool], a: list[dict], d: list[dict], charged: bool,
+              left: dict[str, list[int]], terrain: bool = False,
+              concussed: dict[str, set[int]] | None = None) -> dict[str, int]:
+    """The blows of one round, Initiative 10 to 1, from the wounds ``left``
+    (mutated); returns the unsaved wounds each side suffered. Weapons are
+    chosen at the start of the round; Hammer of Wrath hits (charging, at
+    Initiative 10, unmodified Strength, no AP) are allocated before that
+    step's blows; rending wounds after the others at AP2. ``concussed`` (in:
+    models concussed in the previous round; out: those concussed in this one):
+    a concussed model that has not struck yet strikes at Initiative 1."""
+    units = {"a": a, "d": d}
+    unsaved = {"a": 0, "d": 0}   # suffered
+    slow = concussed or {"a": set(), "d": set()}
+    now: dict[str, set[int]] = {"a": set(), "d": set()}
+    struck: dict[str, set[int]] = {"a": set(), "d": set()}
+    lines = {k: list(dict.fromkeys(m["line"] for m in units[k])) for k in "ad"}
+    profiles = sim_round_profiles(units, lines, left, charged, terrain)
     for step in range(10, 0, -1):
         start = {k: list(v) for k, v in left.items()}
         pending = []
@@ -463,13 +507,7 @@ def sim_blows(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
             t_ws = majority([units[foe][i]["ws"] for i in foe_alive])
             t_t = majority([units[foe][i]["t"] for i in foe_alive])
             if step == 10 and charged and side == "a":
-                for line in lines[side]:
-                    hw = [i for i, m in enumerate(units[side]) if m["line"] == line and start[side][i] > 0
-                          and "hammer-of-wrath" in m.get("rules", ())]
-                    if hw:
-                        s = units[side][hw[0]]["s"]
-                        wounds = sum(chance(faces_at_least(wound_needed(s, t_t))) for _ in hw)
-                        pending.append((foe, wounds, s, None, False))
+                pending.extend(sim_hammer_of_wrath(chance, units[side], lines[side], start[side], foe, t_t))
             for line in lines[side]:
                 prof = profiles[side, line]
                 idx = [i for i, m in enumerate(units[side]) if m["line"] == line and start[side][i] > 0
@@ -478,28 +516,7 @@ def sim_blows(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
                 if not idx:
                     continue
                 struck[side].update(idx)
-                m = units[side][idx[0]]
-                rules = m.get("rules", ())
-                bonus = prof["bonus"] + prof["extra"]
-                if isinstance(m["a"], tuple):   # random Attacks (dice, sides, plus): one roll per model
-                    n_att = sum(sim_die_chance(chance, m["a"]) + bonus for _ in idx)
-                else:
-                    n_att = len(idx) * (m["a"] + bonus)
-                wounds = rends = 0
-                for _ in range(n_att):
-                    need = 7 - ws_needed(m["ws"], t_ws)
-                    hit = chance(need) or ("hatred" in rules and charged and chance(need))
-                    if not hit:
-                        continue
-                    if prof["rules"] or prof["poisoned"] is not None:
-                        got = sim_melee_wound(chance, prof, t_t)
-                        rending_differs = prof["ap"] is None or prof["ap"] > 2
-                        if got == "rend" and rending_differs:
-                            rends += 1
-                        elif got != "fail":
-                            wounds += 1
-                    elif chance(faces_at_least(wound_needed(prof["s"], t_t))):
-                        wounds += 1
+                wounds, rends = sim_line_attacks(chance, units[side][idx[0]], len(idx), prof, charged, t_ws, t_t)
                 pending.append((foe, wounds, prof["s"], prof["ap"], prof["conc"]))
                 if rends:
                     pending.append((foe, rends, prof["s"], 2, prof["conc"]))

@@ -228,17 +228,10 @@ class Unit:
             require_type(m, Model, f"{self.name}: each model line")
         if not self.models:
             raise InputError(f"{self.name}: a unit needs at least one model")
-        object.__setattr__(self, "melee_weapons", tuple(self.melee_weapons))
-        for w in self.melee_weapons:
-            require_type(w, MeleeWeapon, f"{self.name}: each close-combat weapon")
         known = {w.name for w in self.weapons}
+        self._check_melee_names(known)
         close = {w.name for w in self.melee_weapons}
         for m in self.models:
-            for w in m.melee_weapons:
-                if w not in close:
-                    why = " (a ranged weapon: name it with weapon/weapons)" if w in known else ""
-                    raise InputError(f"{self.name}: {m.name}: close-combat weapon {w!r} has no profile{why}; "
-                                     f"close-combat weapons are: {', '.join(sorted(close)) or '(none)'}")
             for w in m.weapons:
                 if w in close and w not in known:
                     raise InputError(f"{self.name}: {m.name}: weapon {w!r} is a close-combat weapon "
@@ -262,6 +255,19 @@ class Unit:
             if w.name == name:
                 return w
         raise InputError(f"{self.name}: no weapon {name!r}; weapons are: {', '.join(w.name for w in self.weapons)}")
+
+    def _check_melee_names(self, known: set[str]) -> None:
+        """Each close-combat weapon a line names has a profile (``known``: the ranged ones)."""
+        object.__setattr__(self, "melee_weapons", tuple(self.melee_weapons))
+        for weapon in self.melee_weapons:
+            require_type(weapon, MeleeWeapon, f"{self.name}: each close-combat weapon")
+        close = {x.name for x in self.melee_weapons}
+        for m in self.models:
+            for n in m.melee_weapons:
+                if n not in close:
+                    why = " (a ranged weapon: name it with weapon/weapons)" if n in known else ""
+                    raise InputError(f"{self.name}: {m.name}: close-combat weapon {n!r} has no profile{why}; "
+                                     f"close-combat weapons are: {', '.join(sorted(close)) or '(none)'}")
 
     def melee_weapon(self, name: str) -> MeleeWeapon:
         """The close-combat weapon called ``name``."""
