@@ -4,8 +4,10 @@ first, Look Out Sir, Focus Fire), Overwatch, charge, fight and morale.
 Modules by concept: :mod:`.tables` (BS and WS tables as data),
 :mod:`.units` (models, units, attacks), :mod:`.shooting` (hits, wounds,
 saves, the shooting pipeline, Overwatch), :mod:`.casualties` (who takes each
-wound), :mod:`.assault` (the charge roll), :mod:`.fight` (the fight
-sub-phase), :mod:`.morale` (morale tests).
+wound), :mod:`.assault` (the charge roll), :mod:`.melee` (close-combat
+weapons), :mod:`.blows` (one side's blows in a fight round: weapon choice,
+Hammer of Wrath, Concussive), :mod:`.fight` (the fight sub-phase),
+:mod:`.morale` (morale tests).
 """
 
 from .assault import CHARGE_ROLLS, charge_roll, p_charge, slowest, unit_charge_roll
