@@ -122,7 +122,7 @@ def test_assaults_with_concussion_and_no_fear_match_brute_force(attacker: Unit, 
 
 
 @pytest.mark.slow
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(armed_units("A", max_lines=1, rules=("hammer-of-wrath", "and-they-shall-know-no-fear", "furious-charge")),
        armed_units("D", max_lines=1, rules=("and-they-shall-know-no-fear", "counter-attack")), st.booleans())
 def test_more_assaults_match_brute_force(attacker: Unit, defender: Unit, terrain: bool) -> None:
