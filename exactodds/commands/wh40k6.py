@@ -127,7 +127,8 @@ class FightParams(rules.Fighting, _TwoUnits):
     """One fight sub-phase between two unit files."""
 
     QUERY: ClassVar[Layout] = ("attacker", "defender", ("attacker_unit", lambda p, a, d: a.name),
-                               ("defender_unit", lambda p, a, d: d.name), "attacker_charged")
+                               ("defender_unit", lambda p, a, d: d.name), "attacker_charged",
+                               when("difficult_terrain"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -240,7 +241,7 @@ def fight(p: FightParams) -> Answer:
     from ..profiles.wh40k6 import load_unit
 
     a, d = p.attacker.parsed(load_unit, True), p.defender.parsed(load_unit, True)
-    result = rules.fight(a, d, p.attacker_charged)
+    result = rules.fight(a, d, p.attacker_charged, p.difficult_terrain)
     survivors = result.survivors()
     query = described(p, a, d)
     extras = {
@@ -323,7 +324,7 @@ class AssaultParams(rules.Assaulting, _AssaultUnits):
                               metavar="NAME")
 
     QUERY: ClassVar[Layout] = ("attacker", "defender", "distance", "rounds",
-                               ("overwatch", lambda p, *_: not p.no_overwatch))
+                               ("overwatch", lambda p, *_: not p.no_overwatch), when("difficult_terrain"))
 
 
 @define("40k6", "assault", AssaultParams)
@@ -349,7 +350,8 @@ def assault(p: AssaultParams) -> Answer:
     except InputError as e:
         raise ParamError("{defender} " + literal(e)) from None
     sc = Scenario({"attacker": a, "defender": d},
-                  [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault")])
+                  [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault",
+                           difficult_terrain=p.difficult_terrain)])
     stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"
                                           else f"assault: {p.stage}")
     answer = scenario_answer(sc, described(p), stage)

@@ -82,14 +82,16 @@ def read_assault(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) 
     assert distance is not None  # required above
     return Assault(require(s, "attacker", str, path, where), require(s, "defender", str, path, where),
                    distance, rounds, optional(s, "overwatch", bool, path, where, default=True),
-                   _order(s, path, where), name)
+                   _order(s, path, where), name,
+                   difficult_terrain=optional(s, "difficult_terrain", bool, path, where, default=False))
 
 
 def read_fight(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) -> Fight:
     """A ``fight`` step."""
     name, rounds = _name_and_rounds(s, path, where, overrides)
     return Fight(require(s, "attacker", str, path, where), require(s, "defender", str, path, where),
-                 optional(s, "charged", bool, path, where, default=False), rounds, name)
+                 optional(s, "charged", bool, path, where, default=False), rounds, name,
+                 difficult_terrain=optional(s, "difficult_terrain", bool, path, where, default=False))
 
 
 def read_morale(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) -> MoraleCheck:
@@ -104,9 +106,11 @@ FILES = register(ScenarioFiles(
     steps={
         "shoot": StepReader(frozenset({"unit", "target", "range", "distance", "order", "focus_fire", "moved",
                                        "snap"}), read_shoot),
-        "assault": StepReader(frozenset({"attacker", "defender", "distance", "rounds", "overwatch", "order"}),
+        "assault": StepReader(frozenset({"attacker", "defender", "distance", "rounds", "overwatch", "order",
+                                          "difficult_terrain"}),
                               read_assault),
-        "fight": StepReader(frozenset({"attacker", "defender", "charged", "rounds"}), read_fight),
+        "fight": StepReader(frozenset({"attacker", "defender", "charged", "rounds", "difficult_terrain"}),
+                            read_fight),
         "morale": StepReader(frozenset({"unit", "modifier"}), read_morale),
     },
     load_unit=load_unit,

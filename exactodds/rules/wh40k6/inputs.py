@@ -284,6 +284,13 @@ class Fighting(Params):
     """One fight sub-phase between two units."""
 
     attacker_charged: bool = param(Flag(), "The attacker charged this turn: +1 Attack each.", False)
+    difficult_terrain: bool = param(Flag(), "The attacker charged through difficult terrain: Initiative 1 "
+                                    "without assault grenades.", False)
+
+    def check(self) -> None:
+        super().check()
+        if self.difficult_terrain and not self.attacker_charged:
+            raise ParamError("{difficult_terrain} slows a charge: give it only with {attacker_charged}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -310,6 +317,8 @@ class Assaulting(Params):
     rounds: int = param(Count(1, 20, "a number of rounds"), "Rounds of combat at most (further rounds while "
                         "both units are locked).", 1)
     no_overwatch: bool = param(Flag(), "The charged unit does not fire Overwatch.", False)
+    difficult_terrain: bool = param(Flag(), "The charge goes through difficult terrain: 3D6 charge roll, the "
+                                    "highest discarded; Initiative 1 without assault grenades.", False)
 
     def check(self) -> None:
         super().check()

@@ -152,6 +152,9 @@ class Assault(_Combat):
     order: tuple[str, ...] | None = None
     name: str = ""
     kind: str = "assault"
+    difficult_terrain: bool = False
+    """The charge goes through difficult terrain (3D6 charge roll, the highest
+    discarded; chargers without assault grenades strike at Initiative 1)."""
     system: ClassVar[str] = SYSTEM
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
@@ -159,7 +162,7 @@ class Assault(_Combat):
             raise InputError(f"{self.attacker} cannot charge itself")
         a, d = index[self.attacker], index[self.defender]
         kernels = assault_kernels(_unit(units, self.attacker), _unit(units, self.defender), self.distance,
-                                  self.rounds, self.overwatch, self.order)
+                                  self.rounds, self.overwatch, self.order, self.difficult_terrain)
         return [Step(name, _on_worlds(kernel, a, d), doc or kernel.__doc__ or "") for name, kernel, doc in kernels]
 
 
@@ -174,15 +177,19 @@ class Fight(_Combat):
     rounds: int = 1
     name: str = ""
     kind: str = "fight"
+    difficult_terrain: bool = False
+    """The attacker charged through difficult terrain (only with ``charged``)."""
     system: ClassVar[str] = SYSTEM
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         check_assault(0, self.rounds)
+        if self.difficult_terrain and not self.charged:
+            raise InputError("difficult terrain slows a charge: give difficult_terrain only with charged = true")
         if self.attacker == self.defender:
             raise InputError(f"{self.attacker} cannot fight itself")
         a, d = index[self.attacker], index[self.defender]
         ua, ud = _unit(units, self.attacker), _unit(units, self.defender)
-        charging, continuing = fight_round(ua, ud, True), fight_round(ua, ud, False)
+        charging, continuing = fight_round(ua, ud, True, self.difficult_terrain), fight_round(ua, ud, False)
 
         def engage(w: World) -> World:
             if not (w.units[a].alive() and w.units[d].alive()):

@@ -39,6 +39,9 @@ MODEL_RULES: dict[str, str] = {
     "hatred": "reroll failed to-hit rolls in the first fight round (the fight of a charge)",
     "fearless": "passes morale tests automatically, so never falls back from a fight",
     "stubborn": "takes morale tests without negative modifiers",
+    "hammer-of-wrath": "on the charge, one automatic hit at its unmodified Strength, no AP, at Initiative 10",
+    "and-they-shall-know-no-fear": "regroups automatically; caught by a sweeping advance, its unit is not "
+                                   "destroyed and fights on",
 }
 """The close-combat and morale rules a model line of a unit file may have
 (``rules = [...]``); Fleet is a property of the charge roll (the charge command)."""
