@@ -3,7 +3,7 @@
 ``python docs/build_calculator.py [SITE]`` writes ``SITE/calculator/`` (default
 ``site/``, the folder ``mkdocs build`` writes): the page's script and style
 (``docs/calculator/``), the Pyodide runtime, the wheels of exactodds and of
-the pure-Python packages it can use, the example unit files and
+the pure-Python packages it can use, the example unit and scenario files and
 ``manifest.json`` (every command's form, generated from the parameter
 specs by :func:`exactodds.webform.form_spec`, and the files to load). The
 page itself is ``docs/calculator.md``; ``mkdocs build`` runs this module as a
@@ -34,10 +34,11 @@ ASSETS = ROOT / "docs" / "calculator"
 PYODIDE_VERSION = "0.29.5"
 """The pyodide npm package: Python 3.13, with its runtime, standard library and lock file."""
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-PURE_WHEELS = ("sympy==1.14.0", "mpmath==1.3.0", "click==8.2.1")
-"""Pure-Python wheels shipped beside exactodds: sympy and mpmath for the symbolic
-module, click for the command line's code (the commands layer needs none of them)."""
-EAGER = ("exactodds",)
+PURE_WHEELS = ("tomli_w==1.2.0", "sympy==1.14.0", "mpmath==1.3.0", "click==8.2.1")
+"""Pure-Python wheels shipped beside exactodds: tomli_w to write query files, sympy and
+mpmath for the symbolic module, click for the command line's code (the commands layer
+needs none of them)."""
+EAGER = ("exactodds", "tomli_w")
 """Wheels the page loads before its first answer (the others load after it)."""
 
 
@@ -116,9 +117,12 @@ def manifest(wheels: list[Path]) -> dict:
                 command["example"] = None
     finally:
         os.chdir(here)
+    examples = example_files(ROOT / "examples")
+    # the scenario form picks one of the shipped scenarios (their unit files are shipped above)
+    examples["scenario"] = [f"examples/scenarios/{p.name}" for p in sorted((ROOT / "examples" / "scenarios").glob("*.toml"))]
     return {"pyodide": PYODIDE_VERSION, "python": "3.13",
             "wheels": [{"file": w.name, "eager": w.name.split("-")[0] in EAGER} for w in wheels],
-            "examples": example_files(ROOT / "examples"), "forms": forms}
+            "examples": examples, "forms": forms}
 
 
 def build(site: Path) -> Path:
