@@ -148,18 +148,26 @@
   function table(res, opts) {
     const { all, toggle, showExact, top } = opts;
     const numeric = res.numeric;
-    const t = el("table", { class: "eo-table" });
-    t.append(el("thead", {}, el("tr", {}, el("th", {}, "outcome"), el("th", {}, "probability"),
+    // a composite outcome: one column per part (each unit's survivors, its status)
+    const parts = res.marginals && res.marginals.length ? res.marginals.map((m) => m.field.replace(/_/g, " ")) : null;
+    const t = el("table", { class: "eo-table" + (parts ? " eo-joint" : "") });
+    t.append(el("thead", {}, el("tr", {}, parts ? parts.map((f) => el("th", {}, f)) : el("th", {}, "outcome"), el("th", {}, "probability"),
       numeric ? el("th", {}, "P(X ≥ x)") : null)));
     const body = el("tbody");
     const row = (r) => el("tr", { "data-outcome": r.label },
-      el("td", { class: "eo-outcome" }, r.label),
+      parts && r.parts ? r.parts.map((x) => el("td", { class: "eo-part" }, x)) : el("td", { class: "eo-outcome" }, r.label),
       el("td", { class: "eo-p" }, num(r.p, r.decimal, showExact)),
       numeric ? el("td", { class: "eo-ge" }, num(r.at_least, r.at_least_decimal, showExact)) : null);
-    const gapRow = (g) => el("tr", { class: "eo-gap" }, el("td", { colspan: numeric ? "3" : "2" }, g.text));
+    const gapRow = (g) => el("tr", { class: "eo-gap" }, el("td", { colspan: String((parts ? parts.length : 1) + (numeric ? 2 : 1)) }, g.text));
     let shown = res.rows.length;
-    if (all) {
-      res.rows.forEach((r) => body.append(row(r)));
+    if (all) { // drawn 100 rows at a time, so that no step keeps the page busy long
+      const step = (from) => {
+        const part = document.createDocumentFragment();
+        res.rows.slice(from, from + 100).forEach((r) => part.append(row(r)));
+        body.append(part);
+        if (from + 100 < res.rows.length) setTimeout(() => step(from + 100), 0);
+      };
+      step(0);
     } else if (top) { // the most probable outcomes, most probable first
       const order = res.rows.map((r, i) => i).sort((a, b) => res.rows[b].p_float - res.rows[a].p_float).slice(0, top);
       order.forEach((i) => body.append(row(res.rows[i])));
