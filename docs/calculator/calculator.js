@@ -240,6 +240,7 @@
       this.result.replaceChildren();
       this.message.textContent = "";
       this.last = null;
+      this.allRows = false; // a new question starts with its most probable rows
       this.updateConditions();
     }
 

@@ -56,7 +56,7 @@
   function num(exact, dec, showExact, cls) {
     const whole = exact === "1/1" ? "1" : exact === "0/1" ? "0" : exact;
     const isLong = whole.startsWith("(");
-    const text = showExact && !isLong ? whole : dec;
+    const text = whole === "1" || whole === "0" || (showExact && !isLong) ? whole : dec;
     return el("span", { class: "eo-num" + (showExact && !isLong ? " eo-exact" : "") + (cls ? " " + cls : ""),
       "data-exact": exact, title: isLong ? "exact: " + whole.slice(1, -1) + " (see the CLI's --exact)" : whole }, text);
   }
@@ -109,7 +109,7 @@
     add("text", { x: pad - 4, y: 10, "text-anchor": "end", class: "eo-tick" }, sig4(top));
     add("text", { x: pad - 4, y: H, "text-anchor": "end", class: "eo-tick" }, "0");
     const longest = Math.max(...labels.map((l) => l.length), 1);
-    const every = Math.max(1, Math.ceil((longest * 6 + 6) / bw));
+    const every = Math.max(1, Math.ceil((longest * 7 + 8) / bw)); // a label is about 7 units a character wide
     const k = series.length;
     labels.forEach((label, i) => {
       series.forEach((vals, s) => {
