@@ -5,10 +5,11 @@
 // and {type: "failed", message}.
 //
 // Start-up does its slow parts at the same time: the Pyodide runtime is compiled
-// while exactodds's wheel and the example files download; the wheel is unpacked into
-// site-packages (no micropip, no package index); sympy, mpmath and click are left out
-// of start-up (only exactodds.symbolic uses them) and are unpacked after the first
-// answer has been asked for.
+// while the memory snapshot (Python started, exactodds.webform imported: made by
+// docs/build_calculator.py), exactodds's wheel and the example files download; the
+// wheels are unpacked into site-packages as files (no micropip, no package index) for
+// the modules imported later; sympy, mpmath and click are left out of start-up (only
+// exactodds.symbolic uses them) and are unpacked after it.
 "use strict";
 
 let runJson = null;
@@ -30,9 +31,17 @@ async function start(base) {
   const at = (rel) => new URL(rel, base).href;
   importScripts(at("pyodide/pyodide.js"));
   mark("script");
-  // all at once: the runtime, the wheel, the example files
-  const runtime = loadPyodide({ indexURL: at("pyodide/") }).then((py) => { mark("runtime"); return py; });
   const manifest = await (await fetch(at("manifest.json"))).json();
+  // all at once: the runtime (from the build's snapshot of Python started with exactodds
+  // imported, when there is one: no interpreter start-up), the wheel, the example files
+  const config = { indexURL: at("pyodide/") };
+  if (manifest.snapshot) {
+    config._loadSnapshot = fetch(at(manifest.snapshot)).then((r) => {
+      if (!r.ok) throw new Error(`${manifest.snapshot}: HTTP ${r.status}`);
+      return new Response(r.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    }).then((buffer) => { mark("snapshot"); return new Uint8Array(buffer); });
+  }
+  const runtime = loadPyodide(config).then((py) => { mark("runtime"); return py; });
   const eager = manifest.wheels.filter((w) => w.eager);
   const files = Object.values(manifest.examples).flat();
   const wheels = Promise.all(eager.map((w) => bytes(at("wheels/" + w.file))));
