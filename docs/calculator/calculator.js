@@ -560,7 +560,7 @@
     const shared = fromHash();
     (shared && shared.length ? shared : [DEFAULT_QUESTION]).forEach((q) => addPanel(q));
     compareBox.checked = api.panels.length > 1;
-    setStatus(`Starting Python (Pyodide ${manifest.pyodide}, about 12 MB the first time)…`, true);
+    setStatus(`Starting Python (Pyodide ${manifest.pyodide}, about 18 MB the first time)…`, true);
     await py.ready;
     setStatus("Ready.", false);
     await Promise.all(api.panels.map((p) => p.answer()));

@@ -41,7 +41,9 @@ async function start(base) {
       return new Response(r.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
     }).then((buffer) => { mark("snapshot"); return new Uint8Array(buffer); });
   }
-  const runtime = loadPyodide(config).then((py) => { mark("runtime"); return py; });
+  const runtime = loadPyodide(config)
+    .catch(() => loadPyodide({ indexURL: at("pyodide/") })) // no snapshot: Python starts afresh
+    .then((py) => { mark("runtime"); return py; });
   const eager = manifest.wheels.filter((w) => w.eager);
   const files = Object.values(manifest.examples).flat();
   const wheels = Promise.all(eager.map((w) => bytes(at("wheels/" + w.file))));
