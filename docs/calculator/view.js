@@ -90,7 +90,7 @@
     if (!o.numeric) return hbars(rows, o);
     const series = o.series || [rows.map((r) => (o.atLeast ? r.at_least_float : r.p_float))];
     const labels = rows.map((r) => r.label);
-    const W = o.width, H = o.height, pad = 40, n = labels.length;
+    const W = o.width, H = o.height, pad = 50, n = labels.length;
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", `0 0 ${W} ${H + 24}`);
     svg.setAttribute("class", "eo-chart" + (o.atLeast ? " eo-cum" : ""));
