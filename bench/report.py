@@ -232,8 +232,8 @@ convolution; both are exact and far more general, and both pay for it here.
 
 The [calculator](calculator.md) runs exactodds in the browser (Pyodide, in a Web
 Worker, started from a memory snapshot of Python with exactodds imported). Its browser
-test measures the time to the first answer with an empty cache: 3.6 to 4.3 s on this
-2-core machine shared with other work (load average 8 to 9; 8 to 11 s when Python starts
+test measures the time to the first answer with an empty cache: 2.8 to 4.3 s on this
+2-core machine shared with other work (load average 7 to 9; 8 to 11 s when Python starts
 afresh); the page's own thread never runs a task over 200 ms, while Python starts or
 while it answers (the test checks it). See the calculator page for what it loads and
 when.
