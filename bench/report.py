@@ -114,6 +114,73 @@ def write_docs(report: dict) -> list[Path]:
     return [PAGE, *images]
 
 
+def update_docs(report: dict) -> list[Path]:
+    """Put the rows of a run of some cases (``--cases ... --docs``) into docs/performance.md:
+    each case's row replaced, or added after the last row of its group; the count of
+    targets met recomputed from the whole table; a line under the table says which rows
+    were measured again, when and at what load. The rest of the page is left as it is."""
+    lines = PAGE.read_text().split("\n")
+    table = md_table(table_rows(report)).split("\n")
+    start = lines.index(table[0])
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("|"))
+    rows = merge_rows(lines[start + 2:end], table[2:])
+    keys = [r["key"] for r in report["rows"]]
+    m = report["machine"]
+    load = ", ".join(f"{x:.2f}" for x in m["load"]) if m.get("load") else "?"
+    tail = lines[end:]  # from the blank line after the table
+    notes = []
+    while len(tail) > 2 and tail[1].startswith("Measured again "):  # the notes of earlier partial runs
+        notes.append(tail[1])
+        del tail[1:3]
+    notes = [n for n in notes if not set(_noted(n)) <= set(keys)]
+    notes.append(f"Measured again {m['when']} (load average {load}): {', '.join(keys)}.")
+    tail[1:1] = [x for n in notes for x in (n, "")]
+    at = next((i for i, x in enumerate(tail) if x.startswith("Targets met in this run:")), None)
+    if at is not None:
+        tail[at] = _recount(rows) + tail[at][tail[at].index(" Answers compared"):]
+    PAGE.write_text("\n".join(lines[:start + 2] + rows + tail))
+    return [PAGE]
+
+
+def merge_rows(rows: list[str], new_rows: list[str]) -> list[str]:
+    """Markdown table rows with each of ``new_rows`` replacing the row of the same case,
+    or added after the last row of its group (the key's letter)."""
+    rows = list(rows)
+    for new in new_rows:
+        key = _cells(new)[0]
+        at = [i for i, r in enumerate(rows) if _cells(r)[0] == key]
+        if at:
+            rows[at[0]] = new
+        else:
+            group = [i for i, r in enumerate(rows) if _cells(r)[0].split(".")[0] <= key.split(".")[0]]
+            rows.insert(group[-1] + 1 if group else 0, new)
+    return rows
+
+
+def _cells(row: str) -> list[str]:
+    """The cells of a markdown table row (escaped bars kept in their cell)."""
+    return [c.strip().replace("\0", "\\|") for c in row.strip().strip("|").replace("\\|", "\0").split("|")]
+
+
+def _noted(line: str) -> list[str]:
+    """The case keys a "Measured again" line lists."""
+    return line.rsplit(": ", 1)[-1].rstrip(".").split(", ")
+
+
+def _recount(rows: list[str]) -> str:
+    """"Targets met in this run: N of M." (and the missed ones) from the table's target cells."""
+    met, missed = 0, []
+    for row in rows:
+        cells = _cells(row)
+        for target in cells[-1].split("; "):
+            state = target.rsplit(": ", 1)[-1]
+            met += state.startswith("met")
+            if state.startswith("MISSED"):
+                missed.append(f"{cells[0]} ({target.rsplit(': ', 1)[0]})")
+    out = f"Targets met in this run: {met} of {met + len(missed)}."
+    return out + (" Missed: " + "; ".join(missed) + "." if missed else "")
+
+
 def page_text(report: dict, curves_md: str, images: list[Path]) -> str:
     """The whole docs page."""
     m = report["machine"]
@@ -188,6 +255,9 @@ first use with a Python 3.12 or newer when one is found; icepool 2.2 needs
 - Fresh-process cases (f) time a whole new process (interpreter start
   included), 9 times, minimum.
 - Ratios are exactodds / fastest peer: 0.01 means 100 times faster.
+- A case whose figure is a ratio to another exactodds case (g.sweep1000 to
+  g.dice1000, each i.NAME.answer to its i.NAME.step) is timed with its calls
+  alternating with that case's, so that both see the same load.
 - Each peer question is written the way a user of that library would write
   it, with its fastest idiom we found (see `bench/peer_impl.py`); where a
   library has two natural idioms both are timed.
@@ -227,6 +297,30 @@ quarter of that.
 The peers are general engines: icepool evaluates a multiset outcome by
 outcome over a state space, dyce and icepool's `@` sum n dice by repeated
 convolution; both are exact and far more general, and both pay for it here.
+
+## The cost of a question
+
+Two families of cases time what exactodds does around the dice, each against
+its own reference in the same run:
+
+- **g.sweep1000** against **g.dice1000**: 1,000 cheap `pool` questions (1 to
+  100 dice, 2+ to 6+, rerolling failed dice or not) swept in this process
+  (`scheduler="local"`, rows written as CSV), against the same 1,000
+  distributions from the dice functions (`successes`,
+  `reroll_failed_chance`) in a loop. Target: the sweep within 3 times the
+  dice. Per row the sweep builds and checks the query from the grid's
+  values, keys it, computes the answer and its mean, the row's figures (one
+  sorted pass over the integer weights serves every tail and quantile) and
+  its CSV cells; rows are written and flushed once per finished task.
+- **i.NAME.answer** against **i.NAME.step**: the answer's JSON from the
+  command's parameters (what `exactodds ... --format json` does after the
+  interpreter starts) against the rule step alone. Target: the answer's own
+  cost, (answer - step) / step, within 3. The JSON is written straight from
+  the integer weights (each `p` reduced by one gcd, each `p_float` one
+  correctly rounded division), the same bytes as `json.dumps(..., indent=2)`
+  of the exact fractions. When the step is a single binomial (60 dice,
+  tens of microseconds), writing its 61 exact fractions and floats as text
+  costs more than computing them.
 
 ## The calculator page
 

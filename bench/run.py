@@ -6,6 +6,7 @@
     python bench/run.py --no-peers   # exactodds alone
     python bench/run.py --docs       # also the growth curves, memory, and
                                      # rewrite docs/performance.md (+ docs/img/)
+    python bench/run.py --cases i --docs  # only these rows of docs/performance.md
 
 Run it with the project's environment active (exactodds installed). The
 peers' environment is created on first use (see bench/peers.py). Every case
@@ -33,7 +34,7 @@ if str(ROOT) not in sys.path:
 from bench import peers  # noqa: E402
 from bench.cases import Case, NotAvailable, all_cases  # noqa: E402
 from bench.report import render_table  # noqa: E402
-from bench.timing import clear_caches, decode_answer, measure  # noqa: E402
+from bench.timing import clear_caches, decode_answer, measure, measure_pair  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 
@@ -50,15 +51,35 @@ def machine() -> dict:
 
 def run_exactodds(case: Case, quick: bool) -> dict:
     """Time exactodds on one case; its answer, or why there is none."""
-    budget, max_rep = (0.1, 3) if quick else (0.5, 25)
+    budget, max_rep = (0.1, 3) if quick else (case.budget or 0.5, 25)
     try:
-        result, times = measure(case.compute, clear=lambda: clear_caches(["exactodds"]),
+        result, times = measure(case.compute, clear=lambda: (clear_caches(["exactodds"]), case.clear and case.clear()),
                                 budget=budget, max_repeats=max_rep)
         return {"times": times, "answer": case.canon(result)}
     except NotAvailable as exc:
         return {"unavailable": str(exc)}
     except Exception as exc:  # reported in the table; the suite goes on
         return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def run_pair(reference: Case, case: Case, quick: bool) -> tuple[dict, dict]:
+    """Time a case and its reference with their calls alternating; each one's result."""
+    budget, max_rep = (0.2, 3) if quick else (2 * (case.budget or 0.5), 25)
+
+    def clear() -> None:
+        clear_caches(["exactodds"])
+        for c in (reference, case):
+            if c.clear:
+                c.clear()
+
+    try:
+        got = measure_pair((reference.compute, case.compute), clear=clear, budget=budget, max_repeats=max_rep)
+    except NotAvailable as exc:
+        return {"unavailable": str(exc)}, {"unavailable": str(exc)}
+    except Exception as exc:  # reported in the table; the suite goes on
+        error = {"error": f"{type(exc).__name__}: {exc}"}
+        return error, error
+    return tuple({"times": t, "answer": c.canon(r)} for c, (r, t) in zip((reference, case), got))  # type: ignore[return-value]
 
 
 def compare(results: dict) -> dict:
@@ -114,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", default="", help="comma-separated key prefixes, e.g. a,b.joint,d")
     ap.add_argument("--no-peers", action="store_true", help="time exactodds alone")
     ap.add_argument("--docs", action="store_true",
-                    help="also measure growth curves and memory, and rewrite docs/performance.md")
+                    help="also measure growth curves and memory, and rewrite docs/performance.md "
+                         "(with --cases: only those cases' rows of its table)")
     args = ap.parse_args(argv)
 
     prefixes = tuple(p.strip() for p in args.cases.split(",") if p.strip())
@@ -133,11 +155,19 @@ def main(argv: list[str] | None = None) -> int:
     print("versions: " + ", ".join(f"{k} {v}" for k, v in info["versions"].items()), flush=True)
 
     per_case: dict[str, dict] = {c.key: {} for c in cases}
+    by_key = {c.key: c for c in cases}
     print("exactodds:", flush=True)
     for c in cases:
-        if c.fresh:
-            continue
-        per_case[c.key]["exactodds"] = r = run_exactodds(c, args.quick)
+        if c.fresh or any(o.paired == c.key for o in cases):
+            continue  # a reference is timed with the case that pairs with it
+        if c.paired in by_key:
+            ref, r = run_pair(by_key[c.paired], c, args.quick)
+            per_case[c.paired]["exactodds"] = ref
+            print(f"  {c.paired:<36} " + (f"{ref['times']['min'] * 1e3:10.3f} ms" if "times" in ref
+                                          else ref["error"]), flush=True)
+        else:
+            r = run_exactodds(c, args.quick)
+        per_case[c.key]["exactodds"] = r
         shown = (f"{r['times']['min'] * 1e3:10.3f} ms" if "times" in r
                  else r.get("unavailable") or r.get("error"))
         print(f"  {c.key:<36} {shown}", flush=True)
@@ -173,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         report["machine"]["load_after"] = os.getloadavg()
     except OSError:
         pass
-    if args.docs:
+    if args.docs and not prefixes:
         from bench.curves import measure_curves
 
         report["curves"] = measure_curves(peer_python, quick=args.quick)
@@ -183,9 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "latest.json").write_text(json.dumps(report, indent=1, default=str))
     if args.docs:
-        from bench.report import write_docs
+        from bench.report import update_docs, write_docs
 
-        written = write_docs(report)
+        written = update_docs(report) if prefixes else write_docs(report)
         print("wrote " + ", ".join(str(p.relative_to(ROOT)) for p in written))
     differ = [r["key"] for r in rows if r["answers"]["same"] is False]
     if differ:

@@ -92,6 +92,26 @@ def measure(fn: Callable[[], Any], clear: Callable[[], Any] | None = None,
                     "repeats": repeats}
 
 
+def measure_pair(fns: tuple[Callable[[], Any], Callable[[], Any]], clear: Callable[[], Any] | None = None,
+                 budget: float = BUDGET, max_repeats: int = MAX_REPEATS) -> list[tuple[Any, dict]]:
+    """:func:`measure` for two functions whose times are compared, their calls
+    alternating (a, b, a, b, ...) so that both see the same moments of a busy
+    machine; ``budget`` is for the two together. Returns ``[(result, times)]`` for each."""
+    if clear:
+        clear()
+    results, firsts = zip(*(_timed(fn) for fn in fns))
+    per_round = sum(firsts)
+    repeats = 1 if per_round >= SLOW else max(MIN_REPEATS, min(max_repeats, math.ceil(budget / max(per_round, 1e-6))))
+    times: list[list[float]] = [[], []]
+    for _ in range(repeats):
+        for i, fn in enumerate(fns):
+            if clear:
+                clear()
+            times[i].append(_timed(fn)[1])
+    return [(results[i], {"first": firsts[i], "min": min(times[i]), "median": statistics.median(times[i]),
+                          "repeats": repeats}) for i in range(2)]
+
+
 def encode_answer(pairs: Iterable[tuple[Any, int]], total: int | None = None) -> dict:
     """An exact distribution as JSON: ``{"total": T, "weights": [[key, w], ...]}``.
 

@@ -36,9 +36,9 @@ PYODIDE_VERSION = "0.29.5"
 """The pyodide npm package: Python 3.13, with its runtime, standard library and lock file."""
 PYODIDE_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 PURE_WHEELS = ("tomli_w==1.2.0", "sympy==1.14.0", "mpmath==1.3.0", "click==8.2.1")
-"""Pure-Python wheels shipped beside exactodds: tomli_w to write query files, sympy and
-mpmath for the symbolic module, click for the command line's code (the commands layer
-needs none of them)."""
+"""Pure-Python wheels shipped beside exactodds: tomli_w, which writes a question's TOML
+(every answer offers it), sympy and mpmath for the symbolic module, click for the
+command line's code (the commands layer needs none of these three)."""
 EAGER = ("exactodds", "tomli_w")
 """Wheels the page loads before its first answer (the others load after it)."""
 

@@ -152,6 +152,21 @@ def _quote(arg: str) -> str:
     return shlex.quote(arg)
 
 
+_ROSTER = ('<?xml version="1.0"?><roster xmlns="http://www.battlescribe.net/schema/rosterSchema" id="a" '
+           'name="Army" gameSystemId="g" gameSystemName="Warhammer 40,000 7th Edition"><forces/></roster>')
+
+
+def _zip(entries: dict[str, bytes]) -> bytes:
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
 SQUAD = "examples/40k6/tactical_squad.toml"
 HH3_ATTACKER = "examples/hh3/heavy_support_squad.toml"
 HH3_TARGET = "examples/hh3/target_tactical_squad.toml"
@@ -282,6 +297,28 @@ CASES: list[Case] = [
          status=1, files={"three.csv": b"outcome,count\n0,5\n1,50\n3,1\n"}),
     Case("Messages", "a 600 kB value quoted back (the line is cut)", ["run", "long.toml"],
          files={"long.toml": ("system = [" + ", ".join(["1"] * 200_000) + "]\n").encode()}),
+    Case("Rosters", "not a roster (not XML)", ["import", "army.ros", "--out", "army"], files={"army.ros": b"my army"}),
+    Case("Rosters", "a zip without a roster", ["import", "army.rosz", "--out", "army"],
+         files={"army.rosz": _zip({"notes.txt": b"hi"})}),
+    Case("Rosters", "another XML namespace", ["import", "army.ros", "--out", "army"],
+         files={"army.ros": _ROSTER.replace("rosterSchema", "catalogueSchema").encode()}),
+    Case("Rosters", "a game system not read", ["import", "army.ros", "--out", "army"],
+         files={"army.ros": _ROSTER.replace("Warhammer 40,000 7th Edition", "Kill Team").encode()}),
+    Case("Rosters", "a roster with no unit", ["import", "army.ros", "--out", "army"],
+         files={"army.ros": _ROSTER.encode()}),
+    Case("Rosters", "an entity declaration", ["import", "army.ros", "--out", "army"],
+         files={"army.ros": b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aa">]><r>&a;</r>'}),
+    Case("Rosters", "a zip bomb", ["import", "army.rosz", "--out", "army"],
+         files={"army.rosz": _zip({"army.ros": b" " * 1_000_000})}),
+    Case("Rosters", "over-size roster (21 MB)", ["import", "huge.ros", "--out", "army"], sparse={"huge.ros": 21 * 2**20}),
+    Case("Rosters", "importing over existing files", ["import", "examples/rosters/ork_boyz.rosz", "--out", "."],
+         files={"klaw_boyz.toml": b"mine"}),
+    Case("Rosters", "--per-points with 40k6 shoot",
+         ["compare", "--per-points", "--query", f"40k6 shoot --shots 2 --bs 4 --strength 4 --target {SQUAD}",
+          "--query", f"40k6 shoot --shots 3 --bs 4 --strength 4 --target {SQUAD}"]),
+    Case("Rosters", "--per-points with an attacker file without points",
+         ["compare", "--per-points", "--query", f"40k6 fire --attacker {SQUAD} --target {SQUAD}",
+          "--query", f"40k6 fire --attacker {SQUAD} --target {SQUAD}"]),
 ]
 
 

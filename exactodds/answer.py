@@ -33,6 +33,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import json.encoder
+import math
+from collections import namedtuple
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -51,6 +54,7 @@ from .render import (
 )
 
 FORMATS = ("table", "json", "csv")
+_INTS = {int}
 
 FIGURES = ("at_least", "at_most", "mean")
 """Single figures of any numeric answer (see :meth:`Answer.figure`)."""
@@ -61,8 +65,15 @@ LINE_WIDTH = 100
 
 def frac_str(p: Fraction | int) -> str:
     """A reduced fraction always written ``num/den`` (``"1/1"`` for one)."""
-    p = Fraction(p)
+    if p.__class__ is not Fraction:
+        p = Fraction(p)
     return f"{p.numerator}/{p.denominator}"
+
+
+def ratio_text(num: int, den: int) -> str:
+    """``num/den`` reduced, as :func:`frac_str` writes ``Fraction(num, den)`` (one gcd)."""
+    g = math.gcd(num, den)
+    return f"{num // g}/{den // g}"
 
 
 def jsonable(value: Any) -> Any:
@@ -82,8 +93,86 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
+def json_text(value: Any, level: int = 0) -> str:
+    """The text of ``json.dumps(value, indent=2)`` for a JSON value (what
+    :func:`jsonable` returns) nested ``level`` deep: the same bytes, written
+    without the encoder's generators. O(size of the value)."""
+    kind = value.__class__
+    if kind is str:
+        return _string_text(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None or value is True or value is False:
+        return _CONSTANTS[value]
+    if kind is float:
+        return _float_text(value)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = "\n" + "  " * (level + 1)
+        return ("{" + inner + ("," + inner).join(f"{_key_text(k)}: {json_text(v, level + 1)}" for k, v in value.items())
+                + "\n" + "  " * level + "}")
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        inner = "\n" + "  " * (level + 1)
+        return "[" + inner + ("," + inner).join(json_text(v, level + 1) for v in value) + "\n" + "  " * level + "]"
+    if isinstance(value, str):
+        return _string_text(value)
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        return _float_text(value)
+    return json.dumps(value)  # not a JSON value: the encoder's own error
+
+
+def _outcome_json(x: Any, heads: dict[type, list[str]]) -> str:
+    """One outcome as :func:`json_text` writes ``jsonable(x)`` at level 3; a named tuple's
+    keys are written once per class (``heads``), its values one by one."""
+    kind = x.__class__
+    if kind is int:
+        return int.__repr__(x)
+    if getattr(getattr(kind, "_asdict", None), "__code__", None) is not _ASDICT or not x:  # not a plain named tuple
+        return json_text(jsonable(x), 3)
+    head = heads.get(kind)
+    if head is None:
+        head = heads[kind] = [f"\n        {_key_text(k)}: " for k in x._fields]
+        head[1:] = ["," + h for h in head[1:]]
+    return "{" + "".join(h + json_text(jsonable(v), 4) for h, v in zip(head, x)) + "\n      }"
+
+
+_ASDICT = getattr(namedtuple("_Plain", "x"), "_asdict").__code__
+"""The code of every named tuple's own ``_asdict`` (``dict(zip(_fields, self))``)."""
+_CONSTANTS = {None: "null", True: "true", False: "false"}
+_string_text = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+
+
+def _float_text(x: float) -> str:
+    """A float as :mod:`json` writes it."""
+    if x != x:
+        return "NaN"
+    if x in (math.inf, -math.inf):
+        return "Infinity" if x > 0 else "-Infinity"
+    return float.__repr__(x)
+
+
+def _key_text(key: Any) -> str:
+    """A mapping's key as :mod:`json` writes it (always a string)."""
+    if isinstance(key, str):
+        return _string_text(key)
+    if key is None or key is True or key is False:
+        return f'"{_CONSTANTS[key]}"'
+    if isinstance(key, float):
+        return f'"{_float_text(key)}"'
+    if isinstance(key, int):
+        return f'"{int.__repr__(key)}"'
+    return json.dumps({key: 0})  # not a JSON key: the encoder's own error
+
+
 def _numeric(dist: Dist) -> bool:
-    return all(isinstance(x, int) and not isinstance(x, bool) for x in dist.support())
+    if set(map(type, dist.weights())) == _INTS:  # the common case in one C pass, O(k)
+        return True
+    return all(isinstance(x, int) and not isinstance(x, bool) for x in dist.weights())  # unsorted: O(k)
 
 
 class ReadOnlyDict(dict):  # type: ignore[type-arg]
@@ -148,8 +237,28 @@ class Answer:
         return obj
 
     def to_json(self) -> str:
-        """JSON text in the shared shape."""
-        return json.dumps(self.to_json_obj(), indent=2)
+        """JSON text in the shared shape: the text of ``json.dumps(self.to_json_obj(),
+        indent=2)``, written straight from the integer weights (each ``p`` reduced
+        by one gcd, ``p_float`` one correctly rounded division): O(k) for k
+        outcomes, no :class:`~fractions.Fraction` and no encoder per outcome."""
+        texts = {"query": json_text(jsonable(self.query), 1), "outcomes": self._outcomes_json(),
+                 "mean": "null" if self.mean is None else json_text(frac_str(self.mean))}
+        for k, v in self.extras.items():
+            texts[k] = json_text(jsonable(v), 1)
+        return "{\n  " + ",\n  ".join(f"{_key_text(k)}: {t}" for k, t in texts.items()) + "\n}"
+
+    def _outcomes_json(self) -> str:
+        """The ``outcomes`` list of :meth:`to_json`, at nesting level 1."""
+        weights, den = self.dist.weights(), self.dist.denominator
+        heads: dict[type, list[str]] = {}
+        gcd, rows = math.gcd, []
+        for x in self.dist.support():
+            w = weights[x]
+            g = gcd(w, den)
+            # 0 < w / den <= 1: a finite float, which json writes as its repr
+            rows.append(f'{{\n      "outcome": {int.__repr__(x) if x.__class__ is int else _outcome_json(x, heads)},'
+                        f'\n      "p": "{w // g}/{den // g}",\n      "p_float": {w / den!r}\n    }}')
+        return "[\n    " + ",\n    ".join(rows) + "\n  ]"
 
     def to_csv(self) -> str:
         """One row per outcome, exact and complete (every outcome, fractions whole).
@@ -165,8 +274,8 @@ class Answer:
         reads it with no options, and ``df.p_success[0]`` is the figure.
         """
         buf = io.StringIO()
-        items = self.dist.items()
-        first = items[0][0]
+        support = self.dist.support()
+        first = support[0]
         fields = list(first._asdict()) if hasattr(first, "_asdict") else ["outcome"]
         numeric = _numeric(self.dist)
         extra_heads, extra_values = [], []
@@ -180,17 +289,27 @@ class Answer:
             else:
                 extra_heads.append(name)
                 extra_values.append(_csv_value(value))
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(fields + ["p", "p_float"] + (["p_at_least", "p_at_least_float"] if numeric else [])
-                        + extra_heads)
-        above = Fraction(1)
-        for x, p in items:
+        csv.writer(buf, lineterminator="\n").writerow(
+            fields + ["p", "p_float"] + (["p_at_least", "p_at_least_float"] if numeric else []) + extra_heads)
+        # the figures repeated on every row are written once, as the end of every line (a
+        # field's quoting depends on that field alone; the leading "x" only spares the
+        # single-empty-field case); each row's own cells are written to `line`, its "\n" cut
+        tail = _csv_line(["x", *extra_values])[1:]
+        line = io.StringIO()
+        writer = csv.writer(line, lineterminator="\n")
+        weights, den = self.dist.weights(), self.dist.denominator
+        above = den  # the weight of the outcomes from this row on: exact, one subtraction per row
+        for x in support:
+            w = weights[x]
             values = list(x._asdict().values()) if hasattr(x, "_asdict") else [outcome_label(x)]
-            row = values + [frac_str(p), repr(float(p))]
+            row = values + [ratio_text(w, den), repr(w / den)]
             if numeric:
-                row += [frac_str(above), repr(float(above))]
-            above -= p
-            writer.writerow(row + extra_values)
+                row += [ratio_text(above, den), repr(above / den)]
+            above -= w
+            line.seek(0)
+            line.truncate()
+            writer.writerow(row)
+            buf.write(line.getvalue()[:-1] + tail)
         return buf.getvalue()
 
     def to_table(self, all_rows: bool = False, exact: bool = False) -> str:
@@ -323,7 +442,7 @@ def _unset(v: Any) -> bool:
 
 
 def _numeric_outcomes(dist: Dist) -> bool:
-    return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in dist.support())
+    return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in dist.weights())  # unsorted: O(k)
 
 
 def _figure(v: Any, exact: bool) -> str:
@@ -380,6 +499,13 @@ def _flat_extras(extras: dict) -> list[tuple[str, Any]]:
         else:
             out.append((name, value))
     return out
+
+
+def _csv_line(cells: list[str]) -> str:
+    """``cells`` as one line of CSV (ending in ``"\n"``)."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(cells)
+    return buf.getvalue()
 
 
 def _csv_value(v: Any) -> str:

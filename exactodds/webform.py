@@ -23,6 +23,7 @@ Jupyter widgets (:mod:`exactodds.widgets`). Neither is written per command:
 from __future__ import annotations
 
 import json
+import re
 import string
 from collections.abc import Mapping
 from dataclasses import MISSING
@@ -32,10 +33,12 @@ from typing import Any
 
 from .answer import Answer, frac_str, jsonable
 from .commands import (SYSTEMS, Command, ExactOddsError, FieldError, InputError, ParamError, Params, Query,
-                       TooLargeError, find, state_limit, systems)
+                       TooLargeError, check_answer_digits, find, fractions_in, state_limit, systems)
 from .commands.kinds import (Choice, Count, Faces, Flag, Inches, Kind, KindError, Many, ProfileFile, SaveRoll,
                              TargetNumber, Text)
 from .commands.registry import rule_systems
+from .core.checks import JSON_STRINGS, MAX_NESTING, bracket_depth, deep_nesting, long_number, too_long_number
+from .core.kinds import quoted
 from .render import TABLE_ROWS, Gap, decimal, display_items, figure_text, outcome_label, shown_rows
 
 MAX_EXACT = 600
@@ -247,15 +250,32 @@ def _given(params: type[Params], values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _write_files(files: Mapping[str, str], base: Path) -> None:
-    """Write pasted profile files under ``base/pasted/`` (any other path is refused)."""
+_PASTED_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}", re.ASCII)
+
+
+def _write_files(files: Any, base: Path) -> None:
+    """Write pasted profile files under ``base/pasted/`` (any other path is refused):
+    names of at most 100 ASCII letters, digits, ``_``, ``.`` and ``-``, and text UTF-8 can
+    write (the profile loader then bounds its size). All are checked before any is written."""
+    if not isinstance(files, Mapping):
+        raise FieldError("files", f"{quoted(files)} is not a mapping of pasted file names to their text")
     for rel, text in files.items():
-        parts = PurePosixPath(rel).parts
-        if len(parts) != 2 or parts[0] != PASTED or parts[1] in ("", ".", "..") or "\\" in rel:
-            raise InputError(f"{rel!r}: pasted files are written to {PASTED}/NAME.toml")
-        path = base / PASTED / parts[1]
+        parts = PurePosixPath(rel).parts if isinstance(rel, str) else ()
+        if len(parts) != 2 or parts[0] != PASTED or "\\" in rel or not _PASTED_NAME.fullmatch(parts[1]) \
+                or parts[1] in (".", ".."):
+            raise FieldError("files", f"{quoted(rel)}: pasted files are written to {PASTED}/NAME.toml, "
+                             "NAME of at most 100 letters, digits, _, . and -")
+        if not isinstance(text, str):
+            raise FieldError("files", f"{rel}: a pasted file is text, not {type(text).__name__}")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise FieldError("files", f"{rel}: a pasted file is text that UTF-8 can write "
+                                      "(it holds a lone surrogate)") from None
+    for rel, text in files.items():
+        path = base / PASTED / PurePosixPath(rel).parts[1]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(text.encode("utf-8"))
 
 
 def _names(template: str) -> list[str]:
@@ -287,13 +307,62 @@ def refusal(e: BaseException, params: type[Params] | None, values: Mapping[str, 
             "field": None, "fields": [], "reason": None}
 
 
+def _mapping(request: Mapping[str, Any], key: str, what: str) -> Mapping[str, Any]:
+    """``request[key]`` (absent or empty: ``{}``), refused unless a mapping with text keys."""
+    value = request.get(key) or {}
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise FieldError(key, f"{quoted(value)} is not {what}")
+    return value
+
+
+def _command(request: Any) -> Command[Any]:
+    """The command a request names (its ``system`` and ``command`` checked as text first)."""
+    if not isinstance(request, Mapping):
+        raise InputError("a request is a JSON object with system, command and params")
+    system, name = request.get("system", ""), request.get("command") or None
+    if not isinstance(system, str):
+        raise FieldError("system", f"{quoted(system)} is not a system; allowed are {', '.join(SYSTEMS)}")
+    if name is not None and not isinstance(name, str):
+        raise FieldError("command", f"{quoted(name)} is not a command's name")
+    return find(system, name)
+
+
+def _state_limit(request: Mapping[str, Any]) -> int | None:
+    """The request's ``max_states`` (absent or empty: None, the environment's limit),
+    as the command line's ``--max-states`` takes it: a whole number 1 or more."""
+    limit = request.get("max_states")
+    if limit is None or limit == "":
+        return None
+    try:
+        return _LIMIT.convert(limit, {})
+    except KindError as e:
+        raise FieldError("max_states", str(e)) from None
+
+
+_LIMIT = Count(1, what="a state limit")
+
+
 def build_query(request: Mapping[str, Any], base: Path | None = None) -> Query:
     """The :class:`~exactodds.commands.Query` of a request (see :func:`run`); raises
-    the parameter class's errors. Relative profile paths are read from the
-    working folder, as on the command line."""
-    command = find(request["system"], request.get("command") or None)
+    the parameter class's errors, and a :class:`FieldError` naming ``system``,
+    ``command``, ``params`` or ``files`` when one is not what a request holds.
+    Relative profile paths are read from the working folder, as on the command line."""
+    command = _command(request)
+    values = _mapping(request, "params", "a mapping of parameter names to values")
     _write_files(request.get("files") or {}, Path.cwd() if base is None else base)
-    return Query(command.system, command.name, command.params(**_given(command.params, request.get("params") or {})))
+    return Query(command.system, command.name, command.params(**_given(command.params, values)))
+
+
+def answer_query(request: Mapping[str, Any], base: Path | None = None) -> tuple[Query, Answer, dict[str, Any]]:
+    """The query of a request, its answer and :func:`answer_data`, under the request's
+    work limit (``max_states``). An answer whose exact fractions are too long to
+    send is refused before they are written, as on the command line
+    (:func:`~exactodds.core.limits.check_answer_digits`)."""
+    with state_limit(_state_limit(request)):
+        query = build_query(request, base)
+        answer = query.answer()
+    check_answer_digits(len(answer.dist), answer.dist.denominator, [answer.mean, *fractions_in(answer.extras)])
+    return query, answer, answer_data(answer)
 
 
 def answer_data(answer: Answer) -> dict[str, Any]:
@@ -379,33 +448,59 @@ def run(request: Mapping[str, Any], base: Path | None = None) -> dict[str, Any]:
 
     Returns ``{"ok": True, "command_line": ..., "toml": ..., **answer_data}``
     or ``{"ok": False, "error": "input"|"too_large"|"internal", "message":
-    one line, "field": the parameter at fault or None, "fields": [...],
-    "reason": ...}``.
+    one line, "field": the parameter at fault (or the request's own key at
+    fault: ``system``, ``command``, ``params``, ``files``, ``max_states``) or
+    None, "fields": [...], "reason": ...}``.
     """
     params: type[Params] | None = None
     values: Mapping[str, Any] = {}
     try:
-        if not isinstance(request, Mapping):
-            raise InputError("a request is a JSON object with system, command and params")
-        values = request.get("params") or {}
-        params = find(request.get("system", ""), request.get("command") or None).params
-        limit = request.get("max_states")
-        with state_limit(None if limit in (None, "") else int(limit)):
-            query = build_query(request, base)
-            answer = query.answer()
+        params = _command(request).params
+        values = _mapping(request, "params", "a mapping of parameter names to values")
+        query, _, data = answer_query(request, base)
         return {"ok": True, "id": command_id(query.system, query.command), "title": query.name,
-                "command_line": query.command_line(), "toml": query.to_toml(), **answer_data(answer)}
+                "command_line": query.command_line(), "toml": query.to_toml(), **data}
     except Exception as e:  # every refusal, and any bug, as one line: never a traceback
-        return refusal(e, params, values)
+        try:
+            return refusal(e, params, values)
+        except Exception:  # an error whose own text cannot be written
+            return {"ok": False, "error": "internal", "message": f"internal error (a bug): {type(e).__name__}",
+                    "field": None, "fields": [], "reason": None}
 
 
 def run_json(request: str) -> str:
-    """:func:`run` on JSON text, answering JSON text (the calculator page's entry)."""
+    """:func:`run` on JSON text, answering JSON text (the calculator page's entry).
+
+    Text that is not a string, nested deeper than
+    :data:`~exactodds.core.checks.MAX_NESTING` or holding a number of more than
+    :data:`~exactodds.core.checks.MAX_NUMBER_DIGITS` digits is refused before it is
+    parsed (the parser recurses, and converts digits in quadratic time)."""
     try:
-        data = json.loads(request)
-    except ValueError as e:
-        return json.dumps(refusal(InputError(f"the request is not JSON: {e}"), None, {}))
+        data = _parse(request)
+    except InputError as e:
+        return json.dumps(refusal(e, None, {}))
     return json.dumps(run(data))
+
+
+def _parse(request: Any) -> Any:
+    """JSON text as data, or an InputError saying why not. O(len(request))."""
+    if not isinstance(request, str):
+        raise InputError(f"a request is JSON text, not {type(request).__name__}")
+    bare = JSON_STRINGS.sub('""', request)
+    depth = bracket_depth(bare)
+    if depth > MAX_NESTING:
+        raise InputError(f"the request is not allowed: {deep_nesting(depth, 'JSON arrays and objects')}")
+    long = long_number(bare)
+    if long is not None:
+        raise InputError(f"the request is not allowed: {too_long_number(long[1])}")
+    try:
+        return json.loads(request, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as e:
+        raise InputError(f"the request is not JSON: {' '.join(str(e).split())}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -18,8 +18,8 @@ from html import escape
 from typing import Any
 
 from .answer import Answer
-from .commands import Query, find
-from .webform import answer_data, build_query, field_specs, refusal
+from .commands import InputError, Query, find
+from .webform import answer_query, field_specs, refusal
 
 SVG_WIDTH, SVG_HEIGHT = 520, 180
 
@@ -72,19 +72,23 @@ class Form:
         w = _ipywidgets()
         self.command = find(system, command)
         self.fields = field_specs(self.command.params)
-        unknown = set(values) - {f["name"] for f in self.fields}
-        if unknown:
-            raise TypeError(f"{self.command.title} has no parameter {sorted(unknown)[0]!r}")
+        self._unknown(values)
         self.controls: dict[str, Any] = {}
         self.errors: dict[str, Any] = {}
+        self._typed: dict[str, Any] = {}
+        """Values set from code that no control can hold (a choice not offered, text Python
+        cannot write): sent as they are, so the form shows the parameter's own refusal."""
+        self._quiet = True
         rows = []
         for field in self.fields:
-            control = self._control(w, field, values.get(field["name"]))
+            control = self._control(w, field)
             error = w.HTML("", layout=w.Layout(margin="0 0 0 10px"))
             control.observe(self._changed, names="value")
             self.controls[field["name"]] = control
             self.errors[field["name"]] = error
             rows.append(w.HBox([control, error]))
+        for name, value in values.items():
+            self._put(name, value)
         self.cumulative = w.Checkbox(False, description="cumulative P(≥)", indent=False)
         self.cumulative.observe(lambda _: self._draw(), names="value")
         self.message = w.HTML("")
@@ -98,50 +102,84 @@ class Form:
         title = w.HTML(f"<b>{escape(self.command.title)}</b>: {escape(self.command.doc.strip().split(chr(10))[0])}")
         self.widget = w.VBox([title, *rows, self.message, self.query_line, self.cumulative,
                               w.HBox([self.table, self.chart])])
+        self._quiet = False
         self.update()
+
+    def _unknown(self, values: dict[str, Any]) -> None:
+        """Refuse names that are not parameters of the command (an :class:`InputError`)."""
+        names = [f["name"] for f in self.fields]
+        unknown = [name for name in values if name not in names]
+        if unknown:
+            raise InputError(f"{self.command.title} has no parameter {unknown[0]!r}; "
+                             f"allowed are {', '.join(names)}")
 
     # ---------------------------------------------------------------- build
     @staticmethod
-    def _control(w: Any, field: dict[str, Any], value: Any) -> Any:
+    def _control(w: Any, field: dict[str, Any]) -> Any:
+        """An empty control for ``field`` (its default shown); :meth:`_put` fills it."""
         desc = field["label"] + (" *" if field["required"] else "")
         common = {"description": desc, "tooltip": f'{field["help"]} ({field["flag"]})',
                   "style": {"description_width": "9em"}}
         default = field["default"]
         if field["multiple"]:
-            items = [] if value is None else [str(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
             extra = {"allowed_tags": field["choices"]} if field["input"] == "select" else {}
-            control = w.TagsInput(value=items, allow_duplicates=True, **extra)
+            control = w.TagsInput(value=[], allow_duplicates=True, **extra)
             control.description = desc  # TagsInput takes no style
             return control
         if field["input"] == "checkbox":
-            return w.Checkbox(bool(value), indent=False, **common)
+            return w.Checkbox(False, indent=False, **common)
         if field["input"] == "select":
             options = ([] if field["required"] or default is not None else [""]) + list(field["choices"])
-            chosen = value if value is not None else (default if default is not None else options[0])
+            chosen = default if default is not None else options[0]
             return w.Dropdown(options=options, value=str(chosen), **common)
         placeholder = f"{default} (default)" if default is not None else field.get("placeholder") or (
             "FILE.toml" if field["input"] == "file" else "")
-        return w.Text(value="" if value is None else str(value), placeholder=placeholder, **common)
+        return w.Text(value="", placeholder=placeholder, **common)
 
     # ---------------------------------------------------------------- state
     def values(self) -> dict[str, Any]:
         """The values on the form, as :func:`exactodds.webform.run` takes them."""
-        return {name: (list(c.value) if isinstance(c.value, tuple) else c.value) for name, c in self.controls.items()}
+        shown = {name: (list(c.value) if isinstance(c.value, tuple) else c.value) for name, c in self.controls.items()}
+        return {**shown, **self._typed}
 
     def set(self, **values: Any) -> Form:
-        """Change values (as typed: text, booleans, lists); the answer follows."""
-        for name, value in values.items():
-            control = self.controls[name]
-            if isinstance(value, (list, tuple)):
-                control.value = [str(v) for v in value]
-            elif isinstance(value, bool):
-                control.value = value
-            else:
-                control.value = "" if value is None else str(value)
+        """Change values (as typed: text, booleans, lists); the answer follows, once.
+
+        A name that is not a parameter raises :class:`~exactodds.InputError` (changing
+        nothing); a value the form does not accept shows its refusal on the form."""
+        self._unknown(values)
+        self._quiet = True
+        try:
+            for name, value in values.items():
+                self._put(name, value)
+        finally:
+            self._quiet = False
+        self.update()
         return self
 
+    def _put(self, name: str, value: Any) -> None:
+        """Show ``value`` in its control, or keep it aside when the control cannot hold it
+        (:attr:`_typed`). O(1) per value."""
+        control = self.controls[name]
+        self._typed.pop(name, None)
+        try:
+            if isinstance(value, (list, tuple)) or isinstance(control.value, (list, tuple)):
+                items = value if isinstance(value, (list, tuple)) else [] if value is None else [value]
+                new: Any = [str(v) for v in items]
+            elif isinstance(value, bool) or isinstance(control.value, bool):  # a checkbox takes it as it is
+                new = value
+            else:
+                new = "" if value is None else str(value)
+            control.value = new
+        except Exception:  # a choice not offered, a flag that is not true or false, text past Python's limit
+            self._typed[name] = value
+
     def _changed(self, change: Any) -> None:
-        self.update()
+        for name, control in self.controls.items():
+            if control is change["owner"]:
+                self._typed.pop(name, None)
+        if not self._quiet:
+            self.update()
 
     def update(self) -> None:
         """Answer the question on the form (called on every change)."""
@@ -149,30 +187,35 @@ class Form:
         for label in self.errors.values():
             label.value = ""
         try:
-            query = build_query(request)
-            answer = query.answer()
+            self.query, self.answer, self._data = answer_query(request)
         except Exception as e:  # a refusal (or a bug) as one line, never a traceback
-            self.answer, self.query, self._data = None, None, None
-            self.error = refusal(e, self.command.params, self.values())
-            self.message.value = f'<span style="color:#b00">{escape(self.error["message"])}</span>'
-            for name in self.error["fields"]:
-                if name in self.errors:
-                    text = self.error["reason"] if name == self.error["field"] and self.error["reason"] \
-                        else self.error["message"]
-                    self.errors[name].value = f'<span style="color:#b00">{escape(text)}</span>'
-            self.query_line.value = self.table.value = self.chart.value = ""
+            self._refused(e)
             return
-        self.error, self.query, self.answer = None, query, answer
-        self._data = answer_data(answer)
+        self.error = None
         self.message.value = ""
-        self.query_line.value = f"<code>{escape(query.command_line())}</code>"
+        self.query_line.value = f"<code>{escape(self.query.command_line())}</code>"
         self._draw()
+
+    def _refused(self, e: Exception) -> None:
+        """Show a refusal: its message, and its reason beside each field it names."""
+        self.answer, self.query, self._data = None, None, None
+        self.error = refusal(e, self.command.params, self.values())
+        self.message.value = f'<span style="color:#b00">{escape(self.error["message"])}</span>'
+        for name in self.error["fields"]:
+            if name in self.errors:
+                text = self.error["reason"] if name == self.error["field"] and self.error["reason"] \
+                    else self.error["message"]
+                self.errors[name].value = f'<span style="color:#b00">{escape(text)}</span>'
+        self.query_line.value = self.table.value = self.chart.value = ""
 
     def _draw(self) -> None:
         if self.answer is None or self._data is None:
             return
-        self.table.value = self.answer._repr_html_()
-        self.chart.value = bar_chart_svg(self._data, self.cumulative.value)
+        try:
+            self.table.value = self.answer._repr_html_()
+            self.chart.value = bar_chart_svg(self._data, self.cumulative.value)
+        except Exception as e:  # never a traceback in a notebook's callback
+            self._refused(e)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)

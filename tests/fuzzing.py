@@ -30,6 +30,7 @@ docstring). The number of examples is scaled by the environment variable
 from __future__ import annotations
 
 import atexit
+import contextlib
 import csv
 import hashlib
 import io
@@ -458,6 +459,8 @@ def examples_for(node_path: Sequence[str], p: click.Parameter) -> list[Path]:
     of the suffix when none share a word)."""
     if _words(f"{p.name} {p.metavar or ''}") & {"sample", "csv", "jsonl", "data"}:
         return example_files(".csv") + example_files(".jsonl") + sample_files()
+    if _words(f"{p.name} {p.metavar or ''}") & {"roster"}:  # exactodds import: .ros and .rosz files
+        return example_files(".ros") + example_files(".rosz")
     files = [f for f in example_files(".toml") if f.name not in SLOW_EXAMPLES]
     if not files:
         return []
@@ -720,12 +723,26 @@ def watchdog(seconds: int = WATCHDOG_SECONDS, what: str = "") -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+@contextmanager
+def _in_scratch_folder() -> Iterator[None]:
+    """Run in a fresh folder under the fuzzers' temporary folder, then come back."""
+    old = os.getcwd()
+    with tempfile.TemporaryDirectory(dir=_TMP) as folder:
+        os.chdir(folder)
+        try:
+            yield
+        finally:
+            os.chdir(old)
+
+
 def invoke(inv: Invocation, runner: CliRunner | None = None) -> Result:
     """Run the CLI in-process through click's test runner, under the watchdog."""
     COUNTS["cli"] += 1
     runner = runner or CliRunner()
     env = {"EXACTODDS_MAX_STATES": None, "EXACTODDS_MAX_DIGITS": None, "EXACTODDS_DEBUG": None, **inv.env}
-    with watchdog(what=repr(inv)):
+    # exactodds import writes its folder where --out says (random text: relative to the current folder)
+    where = _in_scratch_folder() if "import" in inv.args else contextlib.nullcontext()
+    with where, watchdog(what=repr(inv)):
         return runner.invoke(main, inv.args, env=env, prog_name="exactodds")  # type: ignore[arg-type]
 
 

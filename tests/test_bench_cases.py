@@ -35,7 +35,7 @@ def test_harness_imports_and_lists_every_group() -> None:
     from bench import curves, report, run  # noqa: F401
 
     cases = all_cases(quick=True)
-    assert {c.group for c in cases} == set("abcdefgh")
+    assert {c.group for c in cases} == set("abcdefghi")
     assert len({c.key for c in cases}) == len(cases)
     assert all(isinstance(c, Case) and (c.compute or c.fresh) for c in cases)
     assert all(c.peer[0] in peer_impl.PEERS for c in cases if c.peer)
@@ -177,3 +177,51 @@ def test_h_the_monte_carlo_of_the_assault_agrees_with_the_exact_answer() -> None
     fire = exchanges.scenario_end("fire")
     # 16 bolter shots hit on 3+ and wound T4 on 4+; 2 plasma and 1 krak missile wound on 2+; no Ork save
     assert fire.map(lambda w: w.units[1].casualties()).mean() == Fraction(16 * 2, 3 * 2) + Fraction(3 * 2 * 5, 3 * 6)
+
+
+def test_g_the_small_sweep_and_the_dice_loop_answer_the_same_1000_questions() -> None:
+    from bench.cases import sweeps
+
+    sweeps.forget()
+    lines = sweeps.small_sweep().splitlines()
+    dists = sweeps.dice_loop()
+    assert len(lines) - 1 == len(dists) == 1000
+    assert lines[0] == "n,hit,reroll_failed,mean,mean_float,p_at_least_3,p_at_least_3_float"
+    # row 5: pool 1 at 4+ rerolling failed dice: 3/4 (1 - (1/2)^2); at least 3 successes of 1 die: 0
+    assert lines[6] == "1,4+,true,3/4,0.75,0/1,0.0"
+    assert dists[5].mean() == F(3, 4)
+
+
+def test_i_each_answer_is_its_rule_steps_distribution() -> None:
+    from bench.cases import answers
+
+    for system, command, params, step, _ in answers.QUESTIONS.values():
+        got = decode_answer(answers.json_answer(answers.answer_json(system, command, params)))
+        assert got == decode_answer(answers.step_answer(step()))
+
+
+def test_i_pool_answer_against_the_enumerator() -> None:
+    from bench.cases import answers
+
+    got = decode_answer(answers.json_answer(answers.answer_json("pool", None, {"n": 3, "hit": "4+"})))
+    assert got == brute(3, lambda r: sum(f >= 4 for f in r))
+
+
+def test_docs_rows_of_a_partial_run_replace_or_join_their_group() -> None:
+    from bench.report import _recount, merge_rows
+
+    rows = ["| a.x | q | 1 ms | - | - | - | t: met |", "| c.y | q \\| z | 1 ms | - | - | - | t: MISSED (2.00); u: met |"]
+    merged = merge_rows(rows, ["| b.z | q | 2 ms | - | - | - | - |", "| a.x | q | 3 ms | - | - | - | t: met |"])
+    assert merged == ["| a.x | q | 3 ms | - | - | - | t: met |", "| b.z | q | 2 ms | - | - | - | - |", rows[1]]
+    assert _recount(merged) == "Targets met in this run: 2 of 3. Missed: c.y (t)."
+
+
+def test_a_pair_is_timed_alternately_from_one_clear_each() -> None:
+    from bench.timing import measure_pair
+
+    calls: list[str] = []
+    got = measure_pair((lambda: calls.append("a") or 1, lambda: calls.append("b") or 2),
+                       clear=lambda: calls.append("clear"), budget=0.0, max_repeats=3)
+    assert [r for r, _ in got] == [1, 2]
+    assert all(t["repeats"] == 3 and t["min"] <= t["median"] for _, t in got)
+    assert calls == ["clear", "a", "b"] + ["clear", "a", "clear", "b"] * 3

@@ -295,7 +295,7 @@ def test_wh40k6_values_with_junk(a: Any, b: Any, c: Any) -> None:
     call_api(wh40k6.Model, 4, 1, name=a, count=b, save=c)
     call_api(wh40k6.Model, 4, 1, character=a, look_out_sir=b)
     call_api(wh40k6.Melee, a, b, c, 1, 1)
-    call_api(wh40k6.Shooting, a, b, c)
+    call_api(wh40k6.Shooting, a, b, bs=c)
     call_api(wh40k6.Shooting, 1, 4, bs=4, ap=a, snap=b, weapon_type=c)
     call_api(wh40k6.Shooting, 1, 4, bs=4, master_crafted=a, reroll_failed=b)
     ok(call_api(wh40k6.p_charge, a))

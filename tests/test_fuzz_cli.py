@@ -6,6 +6,7 @@ probabilities summing to exactly 1 on every accepted JSON/CSV answer).
 
 Also: the bad inputs documented in docs/errors.md really get the documented
 message and exit status, and the size limit refuses with the right estimate.
+The broken files of megabytes are marked ``slow`` (they run when ``CI`` is true).
 """
 
 from __future__ import annotations
@@ -132,7 +133,12 @@ def test_help_of_every_command(node: fz.Node) -> None:
 
 
 # ------------------------------------------------------------------ files: specific cases
-@pytest.mark.parametrize("kind", fz.BAD_FILE_KINDS)
+BIG_FILES = {"long-line", "at-size", "csv-line-at-limit"}
+"""Broken files of megabytes, read by every command (15 to 35 s each): marked slow."""
+
+
+@pytest.mark.parametrize("kind", [pytest.param(k, marks=pytest.mark.slow) if k in BIG_FILES else k
+                                  for k in fz.BAD_FILE_KINDS])
 def test_broken_files_everywhere(kind: str) -> None:
     """Each broken file, given to every file parameter of every command (the
     other parameters well-formed where they are simple)."""

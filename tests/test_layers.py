@@ -31,8 +31,9 @@ ALLOWED = {
     "sweep": {"core", "tomlfiles", "render", "answer", "commands", "sweep"},
     "validation": {"core", "dice", "tomlfiles", "render", "answer", "commands", "validation"},
     "comparison": {"core", "render", "answer", "commands", "comparison"},
+    "efficiency": {"core", "render", "answer", "commands", "efficiency"},
     # the command line calls only the commands layer (and the other interfaces' commands)
-    "cli": {"commands", "sweep", "validation", "comparison", "cli"},
+    "cli": {"commands", "sweep", "validation", "comparison", "efficiency", "cli"},
     # the calculator page's forms and answers, and the Jupyter forms built on them
     "webform": {"core", "render", "answer", "commands", "webform"},
     "widgets": {"core", "render", "answer", "commands", "webform", "widgets"},

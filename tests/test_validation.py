@@ -626,3 +626,52 @@ def test_a_binomial_answer_names_the_per_trial_chance() -> None:
     assert validate(exact, exact.sample(2000, seed=3)).consistent
     assert validate(THREE, THREE.sample(40, 1)).trials() == (3, F(1, 2))
     assert validate(hd_exact(4, 5), hd_simulator(4, 5, 200, 1)).trials() is None
+
+
+ASSAULT = ('system = "40k6"\ncommand = "assault"\n[params]\n'
+           'attacker = "examples/40k6/ork_boyz_sluggas.toml"\n'
+           'defender = "examples/40k6/tactical_squad_mixed_weapons.toml"\ndistance = {distance}\nrounds = 3\n')
+
+
+def _assault_folder(tmp_path: Path) -> Path:
+    """A folder holding ``examples/`` and the flagship assault at 7" and (a wrong query) 8"."""
+    import shutil
+
+    shutil.copytree(ROOT / "examples" / "40k6", tmp_path / "examples" / "40k6")
+    for distance in (7, 8):
+        (tmp_path / f"assault{distance}.toml").write_text(ASSAULT.format(distance=distance))
+    return tmp_path
+
+
+def test_samples_of_an_assault_validate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """650 joint outcomes from 2,000 samples have about 6.21e+638 count vectors: reported as
+    text (a float overflows), and the pooled chi-square is used instead of the exact test."""
+    import time
+
+    monkeypatch.chdir(_assault_folder(tmp_path))
+    for distance in (7, 8):
+        drawn = CliRunner().invoke(main, ["sample", "-n", "2000", "--seed", "1", f"assault{distance}.toml",
+                                          "--out", f"drawn{distance}.csv"])
+        assert drawn.exit_code == 0, drawn.output
+    before = sorted(p.name for p in tmp_path.iterdir())
+    start = time.process_time()  # processor seconds: they do not grow on a busy machine
+    ok = CliRunner().invoke(main, ["validate", "assault7.toml", "drawn7.csv"])
+    assert ok.exit_code == 0, ok.output
+    assert time.process_time() - start < 30  # generous: measured 2 s
+    lines = ok.output.splitlines()
+    assert lines[3] == ("verdict: consistent at alpha = 0.05: no departure from the exact distribution "
+                        "detected (smallest p-value 0.5098)")
+    assert lines[6].startswith("  why: 2,000 samples over 650 outcomes: too many count vectors (~6.21e+638) "
+                               "for the exact multinomial test, so the pooled chi-square approximation")
+    wrong = CliRunner().invoke(main, ["validate", "assault7.toml", "drawn8.csv"])
+    assert wrong.exit_code == 1, wrong.output
+    assert wrong.output.splitlines()[3] == ("verdict: REJECTED at alpha = 0.05: the samples do not follow the "
+                                            "exact distribution (p-value 1.41e-35)")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_huge_counts_are_written_without_floats() -> None:
+    from exactodds.validation.gof import _big
+
+    assert [_big(c) for c in (10**9, 123_456_789_012, 10**300 - 1, 2**1030, 7 * 10**5000)] == [
+        "1,000,000,000", "1.23e+11", "1e+300", "~1.15e+310", "~7.00e+5000"]

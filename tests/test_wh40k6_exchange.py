@@ -9,7 +9,7 @@ charged unit with 1-3 ranged weapons for Overwatch, 1-2 rounds; several
 weapons (1-3, 2-4 firing models, 1-2 shots each) at 2-4 target models; random
 Attacks at 2-4 models a side over 1-2 rounds. The memoised engine is itself
 checked against the plain game tree (``tree``) on cases small enough for it
-(2-3 models in all)."""
+(2-3 models in all). The 80 random whole assaults are marked ``slow`` (they run when ``CI`` is true)."""
 
 from __future__ import annotations
 
@@ -225,6 +225,7 @@ def overwatch_groups(unit: Unit) -> list[dict]:
     return groups
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(assaults())
 def test_the_whole_assault_matches_brute_force(case: tuple[Unit, Unit, int, int]) -> None:

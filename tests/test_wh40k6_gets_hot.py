@@ -379,7 +379,7 @@ def test_scenario_shoot_changes_the_firing_unit() -> None:
 def test_no_gets_hot_without_the_rule() -> None:
     with pytest.raises(InputError, match="does not have gets-hot"):
         volley(Shooting(shots=1, strength=4, bs=4), [Firer()])
-    with pytest.raises(InputError, match="master-crafted with gets-hot"):
+    with pytest.raises(InputError, match="master_crafted with rules gets-hot"):
         Shooting(shots=1, strength=4, bs=4, master_crafted=1, rules=("gets-hot",))
     assert Counter(w.name for w in plasma_unit(True, 1, 3).weapons)["plasma gun"] == 1
 

@@ -84,9 +84,10 @@ def test_placed_weapons_hit_the_models_given() -> None:
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"bs": 0}, "BS 0"), ({"bs": 11}, "BS 11"), ({"weapon_type": "flamer", "bs": 4}, "unknown weapon type"),
+    ({"bs": 0}, "bs: 0 is out of range"), ({"bs": 11}, "bs: 11 is out of range"),
+    ({"weapon_type": "flamer", "bs": 4}, "weapon_type: 'flamer' is not one of"),
     ({}, "a BS is required"), ({"bs": 4, "master_crafted": 1, "reroll_failed": True}, "alternatives"),
-    ({"bs": 4, "master_crafted": 0}, "master-crafted 0"),
+    ({"bs": 4, "master_crafted": 0}, "master_crafted: 0 is out of range"),
 ])
 def test_bad_hit_input(kwargs: dict, message: str) -> None:
     with pytest.raises(InputError, match=message):

@@ -80,3 +80,51 @@ def test_over_the_work_limit_is_refused_with_its_size() -> None:
     with state_limit(1000):
         f = widgets.form("pool", n=5000, hit="4+", reroll_up_to=100)
     assert f.error["error"] == "too_large" and "states" in f.error["message"] and f.answer is None
+
+
+TOO_LONG = ("the answer has exact fractions of about 6,021 digits, over Python's limit of 4,300 digits for writing "
+            "an integer as text; ask a smaller question, or raise it with the environment variable "
+            "PYTHONINTMAXSTRDIGITS (0 = no limit)")
+
+
+def test_an_answer_too_long_to_write_shows_on_the_form() -> None:
+    """20,000 dice: refused up front (it took 12 s, then raised ValueError)."""
+    import time
+    from html import escape
+
+    start = time.process_time()  # processor seconds: they do not grow on a busy machine
+    f = widgets.form("pool", n="20000", hit="4+")
+    assert (f.answer, f.error["error"], f.error["message"]) == (None, "too_large", TOO_LONG)
+    f = widgets.form("pool", n=3, hit="4+")
+    f.set(n=20000)
+    assert (f.answer, f.error["message"]) == (None, TOO_LONG) and escape(TOO_LONG) in f.message.value
+    assert time.process_time() - start < 10  # generous: measured 1 s
+    f.set(n=10**5000)  # text Python refuses to write: the count's own refusal, beside it
+    assert f.error["field"] == "n" and "a number of 5,001 digits is far too large" in f.errors["n"].value
+    f.set(n=3)
+    assert f.error is None and f.answer.dist.items()[0] == (0, Fraction(1, 8))
+
+
+def test_a_choice_not_offered_shows_on_the_form() -> None:
+    reason = "'bogus' is not one of 'normal', 'template', 'blast', 'artillery', 'no-bs'"
+    f = widgets.form("40k6", "hit", shots=3, bs=4, weapon_type="bogus")
+    assert (f.answer, f.error["field"], f.error["reason"]) == (None, "weapon_type", reason)
+    assert "is not one of" in f.errors["weapon_type"].value
+    f.set(weapon_type="normal")
+    assert f.error is None and f.answer.dist.items()[0] == (0, Fraction(1, 27))  # 3 shots at BS 4: hit on 3+
+    f = widgets.form("pool", n=3, hit="4+", reroll_failed="yes")
+    assert (f.error["field"], f.error["reason"]) == ("reroll_failed", "'yes' is not true or false (it is a flag)")
+
+
+def test_an_unknown_parameter_raises_an_input_error() -> None:
+    from exactodds import ExactOddsError
+
+    f = widgets.form("pool", n=3, hit="4+")
+    message = "exactodds pool has no parameter 'nosuch'; allowed are n, sides, hit, reroll, reroll_hit, " \
+              "reroll_failed, reroll_up_to"
+    with pytest.raises(ExactOddsError) as e:
+        f.set(nosuch=1, n=4)
+    assert str(e.value) == message and f.answer.dist.items()[0] == (0, Fraction(1, 8))  # nothing changed
+    with pytest.raises(ExactOddsError) as e:
+        widgets.form("pool", nosuch=1)
+    assert str(e.value) == message

@@ -13,6 +13,8 @@ can), and the targets it must meet. Modules:
 - :mod:`.sweeps`  (g) a sweep's own overhead.
 - :mod:`.exchanges` (h) whole 40K exchanges from scenario files, and a numpy
   Monte Carlo of the assault for comparison.
+- :mod:`.answers` (i) answers end to end (the JSON from the parameters)
+  against their rule steps.
 """
 
 from __future__ import annotations
@@ -110,6 +112,15 @@ class Case:
     fresh: dict[str, list[str]] | None = None
     skip_peers: tuple[str, ...] = ()
     note: str = ""
+    clear: Callable[[], Any] | None = None
+    """Called before every call, outside the timing, besides clearing the ``functools``
+    caches (e.g. a cache of answers that is not one)."""
+    paired: str = ""
+    """The key of the case this one's figure is a ratio to: the two are timed with
+    their calls alternating (:func:`~bench.timing.measure_pair`) when both run."""
+    budget: float | None = None
+    """Seconds of timed calls (default the harness's 0.5 s): more repeats for a case
+    whose ratio to another case is the figure, so that a busy moment weighs less."""
 
 
 def dist_answer(dist: Any, key: Callable[[Any], Any] = lambda o: o) -> dict:
@@ -131,9 +142,9 @@ def _jsonable(x: Any) -> Any:
 
 def all_cases(quick: bool = False) -> list[Case]:
     """Every case, in report order."""
-    from . import exchanges, hh3, parity, pools, startup, sweeps, wh40k6
+    from . import answers, exchanges, hh3, parity, pools, startup, sweeps, wh40k6
 
     out: list[Case] = []
-    for mod in (pools, parity, wh40k6, hh3, startup, sweeps, exchanges):
+    for mod in (pools, parity, wh40k6, hh3, startup, sweeps, exchanges, answers):
         out.extend(mod.cases(quick))
     return sorted(out, key=lambda c: c.group)

@@ -2,7 +2,7 @@
 
 The query commands are generated from :mod:`exactodds.commands`
 (:mod:`exactodds.cli.generate`); ``run``, ``sample``, ``validate``,
-``sweep`` and ``compare`` work on query and grid files. Commands are built when first asked
+``sweep`` and ``compare`` work on query and grid files; ``import`` turns a roster into unit files. Commands are built when first asked
 for, so a question loads only its own command. Run ``exactodds --help``.
 """
 
@@ -12,8 +12,11 @@ import click
 
 from .common import ExactOddsGroup
 
-FILE_COMMANDS = {"run": "files", "sample": "files", "validate": "files", "sweep": "sweep", "compare": "compare"}
+FILE_COMMANDS = {"run": "files", "sample": "files", "validate": "files", "sweep": "sweep", "compare": "compare",
+                 "import": "rosters"}
 """Commands on files -> the module of :mod:`exactodds.cli` defining them."""
+FUNCTIONS = {"import": "import_roster"}
+"""Commands whose function is not named as the command (``import`` is a Python keyword)."""
 
 
 class Main(ExactOddsGroup):
@@ -43,7 +46,7 @@ class Main(ExactOddsGroup):
             return SystemGroup(cmd_name, SYSTEMS.get(cmd_name, ""))
         if cmd_name in FILE_COMMANDS:
             module = importlib.import_module(f"{__name__}.{FILE_COMMANDS[cmd_name]}")
-            return getattr(module, cmd_name)  # type: ignore[no-any-return]
+            return getattr(module, FUNCTIONS.get(cmd_name, cmd_name))  # type: ignore[no-any-return]
         return None
 
 

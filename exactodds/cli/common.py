@@ -12,7 +12,8 @@ from typing import Any, NoReturn
 
 import click
 
-from ..commands import FORMATS, Answer, ExactOddsError, check_digits, decimal_digits
+from ..commands import (FORMATS, Answer, ExactOddsError, check_answer_digits, check_digits, decimal_digits,
+                        fractions_in)
 
 EXIT_REJECTED = 1
 EXIT_BAD_INPUT = 2
@@ -292,10 +293,8 @@ def render_answer(answer: Answer, fmt: str, all_rows: bool = False, exact: bool 
                   at_least: int | None = None, at_most: int | None = None, mean: bool = False) -> str:
     """``answer`` rendered in ``fmt`` (no trailing newline), or one of its figures
     alone, after checking that its exact fractions are not too long to write
-    (:func:`~exactodds.core.limits.check_digits`).
-
-    Writing a fraction of d digits as text costs O(d^2); the check costs
-    O(outcomes + d) and refuses, with the size, before any of that work.
+    (:func:`~exactodds.core.limits.check_answer_digits`: O(outcomes + digits), before
+    the O(digits^2) work of writing them).
     """
     from fractions import Fraction
 
@@ -310,25 +309,8 @@ def render_answer(answer: Answer, fmt: str, all_rows: bool = False, exact: bool 
         if isinstance(value, Fraction):
             check_digits(1, max(decimal_digits(value.numerator), decimal_digits(value.denominator)), "the figure")
         return answer.render_figure(name, k, fmt, exact=exact).rstrip("\n")
-    dist = answer.dist
-    numbers = [answer.mean, *_fractions(answer.extras)]
-    digits = max([decimal_digits(dist.denominator)]
-                 + [decimal_digits(x) for f in numbers if f is not None for x in (f.numerator, f.denominator)])
-    check_digits(len(dist) + len(numbers), digits, "the answer")
+    check_answer_digits(len(answer.dist), answer.dist.denominator, [answer.mean, *fractions_in(answer.extras)])
     return answer.render(fmt, all_rows=all_rows, exact=exact).rstrip("\n")
-
-
-def _fractions(value: Any) -> list:
-    """The Fractions inside an answer's extras (nested in dicts, lists and tuples)."""
-    from fractions import Fraction
-
-    if isinstance(value, Fraction):
-        return [value]
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, (list, tuple)):
-        return [f for v in value for f in _fractions(v)]
-    return []
 
 
 def format_option(target: Any) -> Any:

@@ -30,7 +30,7 @@ def _query(text: str) -> Query:
 
 
 OWN_OPTIONS = {"--format", "--plot", "--plot-at-least", "--all", "--exact", "--at-least", "--at-most", "--mean",
-               "--max-states"}
+               "--max-states", "--per-points"}
 """Options of the command line that say how to answer, not what: refused inside ``--query``."""
 
 
@@ -45,9 +45,13 @@ OWN_OPTIONS = {"--format", "--plot", "--plot-at-least", "--all", "--exact", "--a
               help="Print every outcome (the table shows those holding the most probability by default).")
 @click.option("--exact", "exact", is_flag=True,
               help="Print long exact fractions in full in the table (JSON and CSV always do).")
+@click.option("--per-points", "per_points", is_flag=True,
+              help="Rank the queries by what their attacking units do per 100 points (the unit files' "
+                   "points): mean casualties (or Hull Points removed) and P(destroy), divided by the "
+                   "points, times 100.")
 @format_option
 def compare(query_files: tuple[str, ...], queries: tuple[str, ...], all_rows: bool, exact: bool, fmt: str,
-            plot: str | None, plot_at_least: bool) -> None:
+            plot: str | None, plot_at_least: bool, per_points: bool) -> None:
     """Show several queries side by side: the mean of each, P(outcome >= k)
     of each over every outcome any of them has (composite outcomes:
     P(outcome)), and the difference of each from the first (q2 - q1).
@@ -65,6 +69,13 @@ def compare(query_files: tuple[str, ...], queries: tuple[str, ...], all_rows: bo
     if len(items) < 2:
         raise click.UsageError("compare needs at least two queries (QUERY.toml files or --query options); "
                                f"got {len(items)}")
+    if per_points:
+        from ..efficiency import per_points as per_points_table
+
+        if plot is not None:
+            raise click.UsageError("--plot draws the distributions, not --per-points: give one or the other")
+        click.echo(per_points_table(*items).render(fmt, exact=exact).rstrip("\n"))
+        return
     result = compare_answers(*items)
     if plot is not None and plot_at_least and not result.numeric:
         raise click.UsageError("--plot-at-least needs numeric outcomes (P(outcome >= k)); these are composite: "

@@ -106,17 +106,17 @@ class _Stopped(BaseException):
 def _signals_stop() -> Iterator[None]:
     """While the sweep runs, SIGTERM and SIGHUP stop it as Ctrl-C does: the
     workers are ended, the finished rows kept (the output closed), then the
-    process exits with 128 + the signal's number. The handler raises at the
-    engine's next poll (:func:`~exactodds.sweep.engines.request_stop`), not
-    inside the process pool's locks."""
+    process exits with 128 + the signal's number (Ctrl-C, SIGINT: 130 too). Each
+    handler, SIGINT's too, raises at the engine's next poll
+    (:func:`~exactodds.sweep.engines.request_stop`), not inside the process pool's locks."""
 
     from ..sweep.engines import request_stop
 
     def stop(signum: int, frame: Any) -> None:
-        request_stop(_Stopped(signum))
+        request_stop(KeyboardInterrupt() if signum == signal.SIGINT else _Stopped(signum))
 
     kept = {}
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         try:
             kept[sig] = signal.signal(sig, stop)
         except (ValueError, OSError):  # not the main thread (a test runner): leave the signal alone

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..answer import FORMATS, Answer
 from ..core import ExactOddsError, InputError, TooLargeError, state_limit
-from ..core.limits import check_digits, decimal_digits
+from ..core.limits import check_answer_digits, check_digits, decimal_digits, fractions_in
 from .params import FieldError, ParamError, Params, param
 from .query import Query
 from .registry import COMMANDS, SYSTEMS, Command, find, systems
@@ -45,5 +45,5 @@ def ask(system: str, command: str | None = None, /, **params: Any) -> Answer:
 
 
 __all__ = ["COMMANDS", "FORMATS", "SYSTEMS", "Answer", "Command", "ExactOddsError", "FieldError", "InputError",
-           "ParamError", "Params", "Query", "TooLargeError", "ask", "check_digits", "decimal_digits", "find",
-           "param", "state_limit", "systems"]
+           "ParamError", "Params", "Query", "TooLargeError", "ask", "check_answer_digits", "check_digits",
+           "decimal_digits", "find", "fractions_in", "param", "state_limit", "systems"]

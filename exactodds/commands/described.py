@@ -27,11 +27,12 @@ Layout = Sequence["str | tuple[str, Fact]"]
 
 def described(p: Params, *context: Any) -> dict[str, Any]:
     """The answer's ``query`` for ``p``, in the order its class's ``QUERY`` declares."""
-    plain = p.plain(explicit_only=False)
+    specs = p.specs()
     out: dict[str, Any] = {}
     for entry in type(p).QUERY:  # type: ignore[attr-defined]
-        if isinstance(entry, str):
-            out[entry] = plain[entry]
+        if isinstance(entry, str):  # as Params.plain writes it, for this one field
+            value = getattr(p, entry)
+            out[entry] = None if value is None else specs[entry][0].kind.plain(value)
             continue
         key, fact = entry
         value = fact(p, *context)

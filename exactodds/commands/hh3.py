@@ -9,10 +9,10 @@ from ..answer import Answer
 from ..core import Dist
 from ..rules import hh3 as rules
 from ..rules.common import wound_target
-from ..rules.hh3.tables import COVER_SAVES, FACINGS, STATUSES, hit_entry
+from ..rules.hh3.tables import STATUSES, hit_entry
 from ..rules.hh3.vehicles import penetration_die
 from .described import OMIT, Layout, described, when
-from .kinds import Choice, Count, Flag, ProfileFile, ProfileRef, Text
+from .kinds import Choice, ProfileFile, ProfileRef, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
 
@@ -151,29 +151,20 @@ def shoot(p: ShootParams) -> Answer:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ExchangeParams(Params):
-    """An exchange of fire: the attacker shoots, the target returns fire."""
-
+class _UnitFiles(Params):
     attacker: ProfileRef = param(ProfileFile(), "The attacking unit's TOML file (firing and target stats).",
                                  metavar="UNIT.toml")
     target: ProfileRef = param(ProfileFile(), "The target unit's TOML file (firing and target stats).",
                                metavar="UNIT.toml")
-    cover: str | None = param(Choice(tuple(COVER_SAVES)), "The target's area terrain cover: light 6+, medium 5+, "
-                              "dense 4+.", None)
-    return_cover: str | None = param(Choice(tuple(COVER_SAVES)), "The attacker's cover against the return fire.",
-                                     None)
-    facing: str | None = param(Choice(FACINGS), "Armour facing of the target hit, for vehicles (default front).",
-                               None)
-    return_facing: str | None = param(Choice(FACINGS), "Armour facing of the attacker hit by the return fire, for "
-                                      "vehicles (default front).", None)
-    moved: bool = param(Flag(), "The attacking unit moved: its Heavy weapons fire snap shots (the target's own "
-                        "file says whether it moved).", False)
-    majority_bs: bool = param(Flag(), "Read the hit table at each unit's majority Ballistic Skill (both attacks).",
-                              False)
-    crits_last: bool = param(Flag(), "Resolve the wounds from Critical Hits after the others (both attacks).",
-                             False)
-    turns: int = param(Count(1, 20, "a number of turns"), "Repeat the exchange this many turns, the state carried "
-                       "over.", 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExchangeParams(rules.ExchangeOfFire, _UnitFiles):
+    """An exchange of fire: the attacker shoots, the target returns fire (every field
+    of the exchange declared in the rules), from two unit files."""
+
+    QUERY: ClassVar[Layout] = ("attacker", "target", "turns", *map(when, (
+        "cover", "return_cover", "facing", "return_facing", "moved", "majority_bs", "crits_last")))
 
 
 @define("hh3", "exchange", ExchangeParams)
@@ -189,29 +180,8 @@ def exchange(p: ExchangeParams) -> Answer:
         --target examples/hh3/unit_heavy_support_squad.toml
     """
     from ..profiles.hh3 import load_unit
-    from ..rules.hh3.exchange import Exchange
-    from ..rules.scenario import Scenario
     from .scenario import scenario_answer
 
     a = p.attacker.parsed(load_unit, "attacking in an exchange (it is shot at by the return fire)")
     t = p.target.parsed(load_unit, "shot at in an exchange")
-    for key, unit in (("facing", t), ("return_facing", a)):
-        if getattr(p, key) is not None and not unit.target.is_vehicle:
-            raise ParamError("{" + key + "} applies to vehicles; " + literal(f"{unit.name!r} has no armour facings"))
-    step = Exchange("attacker", "target", cover=p.cover, return_cover=p.return_cover, facing=p.facing or "front",
-                    return_facing=p.return_facing or "front", moved=p.moved, majority_bs=p.majority_bs,
-                    crits_first=not p.crits_last, name="exchange")
-    sc = Scenario({"attacker": a, "target": t}, [step], p.turns)
-    for role, unit, ref in (("attacker", a, p.attacker), ("target", t, p.target)):
-        if not unit.can_shoot():
-            raise ParamError("{" + role + "} " + literal(
-                f"{ref.written}: no model line fires (bs and weapon = \"NAME\"); in an exchange both units shoot"))
-    step.build({"attacker": 0, "target": 1}, sc.units)  # its checks, before the size check and the run
-    query: dict[str, Any] = {"attacker": p.attacker.written, "target": p.target.written, "turns": p.turns}
-    for key in ("cover", "return_cover", "facing", "return_facing"):
-        if getattr(p, key) is not None:
-            query[key] = getattr(p, key)
-    for key in ("moved", "majority_bs", "crits_last"):
-        if getattr(p, key):
-            query[key] = True
-    return scenario_answer(sc, query)
+    return scenario_answer(p.scenario(a, t, (p.attacker.written, p.target.written)), described(p))

@@ -132,6 +132,9 @@ def rule_systems() -> list[str]:
 def find(system: str, name: str | None = None, where: str = "") -> Command[Any]:
     """The command ``system name``, or an InputError listing what exists. Imports
     only the module that defines it."""
+    command = _DEFINED.get((system, name))
+    if command is not None and (system, name) in COMMANDS:  # loaded already: O(1) (a sweep asks per query)
+        return command
     prefix = f"{where}: " if where else ""
     known = systems()
     if system not in known:

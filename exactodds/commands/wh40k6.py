@@ -1,169 +1,140 @@
-"""``40k6``: Warhammer 40,000 6th edition — hit, wound, shoot, overwatch, charge, fight, morale."""
+"""``40k6``: Warhammer 40,000 6th edition — hit, wound, shoot, overwatch, charge, fight, morale.
+
+Each command's parameters are a rule input of :mod:`exactodds.rules.wh40k6.inputs`
+with the presentation fields added (the unit files, what to report); its
+compute function is: rule input -> run -> Answer. The answer's ``query``
+object is declared beside the fields (``QUERY``, :func:`~.described.described`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, ClassVar
 
 from ..answer import Answer
 from ..core import Dist, InputError
 from ..dice import successes
 from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
-from ..rules.random_count import DiceCount
-from ..rules.wh40k6.tables import FACINGS
-from ..rules.wh40k6.gets_hot import Firer, shoot_firers, volley_removed
-from ..rules.wh40k6.traits import RANGES, WEAPON_RULES
-from ..rules.wh40k6.units import WEAPON_TYPES
-from ..rules.kinds import DiceExpr
-from .kinds import Choice, Count, Flag, Inches, Many, ProfileFile, ProfileRef, SaveOrNone, SaveRoll, Text
+from .described import OMIT, Layout, described, when
+from .kinds import Choice, ProfileFile, ProfileRef, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
 
 OUTCOMES = ("casualties", "unsaved-wounds", "failed-saves")
-FIRING_LOST, JOINT = "firing models lost", "casualties and firing models lost"
 
 
-class CasualtiesAndLost(NamedTuple):
-    """A shooting attack whose weapon Gets Hot: the target's casualties and the
-    firing models removed."""
-
-    casualties: int
-    firing_models_lost: int
-
-
-class FireEnd(NamedTuple):
-    """A unit's shooting attack whose weapons Get Hot: the target's casualties and
-    the firing unit's models removed."""
-
-    casualties: int
-    attacker_lost: int
+def _given(name: str) -> tuple[str, Any]:
+    """A parameter shown, as a query file writes it, only when given (not None, false or empty)."""
+    def fact(p: Params, *_: Any) -> Any:
+        value = getattr(p, name)
+        return OMIT if value is None or value is False or value == () else p.specs()[name][0].kind.plain(value)
+    return name, fact
 
 
-@dataclass(frozen=True, kw_only=True)
-class _Firing(Params):
-    shots: int = param(Count(0, what="a number of shots"),
-                       "Shots fired (for template/blast/artillery/no-bs: the models hit).")
-    bs: int | None = param(Count(1, 10, "a Ballistic Skill"),
-                           "Ballistic Skill 1-10 (required unless the weapon places its hits).", None)
-    weapon_type: str = param(Choice(WEAPON_TYPES), "normal rolls to hit with BS; the others place their hits "
-                             "and cannot snap fire.", "normal")
-    master_crafted: int | None = param(Count(1, what="a number of rerolls"), "Reroll up to K failed hits at the "
-                                       "first roll's score (replaces the BS 6+ table).", None, metavar="K")
-    reroll_failed: bool = param(Flag(), "Reroll every failed hit at the first roll's score (replaces the BS 6+ "
-                                "table).", False)
-    rules: tuple[str, ...] = param(Many(Choice(tuple(WEAPON_RULES))), "The weapon's special rules (repeatable): "
-                                   + "; ".join(f"{k}: {v}" for k, v in WEAPON_RULES.items()) + ".", ())
-    poisoned: int | None = param(SaveRoll("a Poisoned roll: 2+ to 6+"), "Poisoned (X+): wounds on X+ unless the "
-                                 "chart needs less (the rule poisoned alone is 4+).", None)
-    random_shots: DiceCount | None = param(DiceExpr("random shots"), "Each of the shots firing models fires D3, "
-                                           "D6, 2D6, D6+1... shots (then shots counts the models).", None)
-    moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo: half the shots).", False)
-    range: str | None = param(Choice(RANGES), "How far the target is: half (within half range) or full (rapid-fire: "
-                              "two shots each within half range).", None)
-    firers: int | None = param(Count(1, 1000, "a number of firing models"), "Gets Hot: the firing models, the "
-                               "shots split evenly among them (default: one per shot; with random shots, the "
-                               "shots count the models).", None, metavar="N")
-    firer_wounds: int | None = param(Count(1, 10, "a Wounds value"), "Gets Hot: each firing model's Wounds 1-10 "
-                                     "(default 1).", None)
-    firer_save: int | None = param(SaveRoll("an armour save: 2+ to 6+"), "Gets Hot: each firing model's armour "
-                                   "save (default: none).", None)
-    firer_invulnerable: int | None = param(SaveRoll("an invulnerable save: 2+ to 6+"), "Gets Hot: each firing "
-                                           "model's invulnerable save (default: none).", None)
-    firer_feel_no_pain: int | None = param(SaveRoll("a Feel No Pain roll: 2+ to 6+"), "Gets Hot: each firing "
-                                           "model's Feel No Pain (default: none).", None)
-
-    def check(self) -> None:
-        _check_firers(self)
-        if "rapid-fire" in self.rules and self.range is None:
-            raise ParamError("{rules} rapid-fire needs {range}: half (two shots each) or full (one shot each)")
-        if self.random_shots is not None and ("salvo" in self.rules or "rapid-fire" in self.rules):
-            raise ParamError("{random_shots} cannot go with salvo or rapid-fire {rules}: those change a fixed "
-                             "number of shots")
+def _if_hot(name: str, fact: Any) -> tuple[str, Any]:
+    """A fact of the firing models, shown when the weapon Gets Hot."""
+    return name, lambda p, *_: fact(p) if p.gets_hot() else OMIT
 
 
-@dataclass(frozen=True, kw_only=True)
-class _Snap(Params):
-    snap: bool = param(Flag(), "Snap shots: BS counts as 1.", False)
+WEAPON = tuple(_given(n) for n in ("rules", "poisoned", "random_shots", "moved", "range"))
+"""The weapon's rules and the turn, shown when given."""
+FIRERS = (_if_hot("firers", lambda p: p.firing_models()), _if_hot("firer_wounds", lambda p: p.wounds_each()),
+          *(_given(n) for n in ("firer_save", "firer_invulnerable", "firer_feel_no_pain")))
+"""The firing models a weapon that Gets Hot wounds, shown with it."""
+
+
+def _on_unit(fact: Any) -> Any:
+    """A fact of an attack at a unit of models (left out at a vehicle)."""
+    return lambda p, unit, done: OMIT if done.vehicle is not None else fact(p, unit, done)
+
+
+def _on_vehicle(fact: Any) -> Any:
+    """A fact of an attack at a vehicle (left out at a unit of models)."""
+    return lambda p, unit, done: OMIT if done.vehicle is None else fact(p, unit, done)
 
 
 @dataclass(frozen=True, kw_only=True)
 class _AtUnit(Params):
-    strength: int = param(Count(1, 10, "a Strength"), "Weapon Strength 1-10.")
-    ap: int | None = param(Count(1, 6, "an AP"), "Weapon AP 1-6 (default: no AP).", None)
     target: ProfileRef = param(ProfileFile(), "The target unit's TOML file, models closest first.",
                                metavar="UNIT.toml")
-    focus_fire: int | str | None = param(SaveOrNone("a Focus Fire value: a cover save from 2+ to 6+, or none"),
-                                         "Focus Fire: wounds only on models with this cover save or worse, or "
-                                         "none (only models with no cover save).", None)
     outcome: str = param(Choice(OUTCOMES), "Report models removed; unsaved wounds (capped at what the unit "
                          "can absorb: no save is rolled once every model is removed); or failed saves, "
                          "uncapped (every wound's save rolled, as fast dice do; units whose models all have "
                          "the same save).", "casualties")
     stage: str | None = param(Text(), "Report one stage of the attack instead: hits, wounds, 'unsaved wounds' "
                               "or casualties.", None, metavar="NAME")
-    facing: str | None = param(Choice(FACINGS), "Armour facing hit, for a vehicle target (default front).", None)
+
+    QUERY: ClassVar[Layout] = (
+        "shots", "bs", "strength", "ap", ("snap", lambda p, *_: p.snap), "weapon_type", "master_crafted",
+        "reroll_failed", "target", ("unit", _on_unit(lambda p, unit, _: unit.name)),
+        ("models", _on_unit(lambda p, unit, _: unit.size)), ("focus_fire", _on_unit(lambda p, *_: p.focus_fire)),
+        ("outcome", _on_unit(lambda p, *_: None if p.stage else p.outcome)),
+        ("stage", _on_unit(lambda p, *_: None if p.stage is None else _stage_name(p.stage))),
+        ("vehicle", _on_vehicle(lambda p, unit, _: unit.name)),
+        ("facing", _on_vehicle(lambda p, _, done: done.facts["facing"])),
+        ("armour", _on_vehicle(lambda p, _, done: done.facts["armour"])), *WEAPON, *FIRERS)
 
     def check(self) -> None:
-        super().check()  # the firing checks of the commands that mix in _Firing
+        super().check()  # the rule input's checks
         if self.stage is not None and _stage_name(self.stage) not in rules.STAGES:
             raise ParamError("{stage} " + literal(f"{self.stage!r} is not a stage; stages are: "
                                                   f"{', '.join(rules.STAGES)}"))
 
 
 @dataclass(frozen=True, kw_only=True)
-class HitParams(_Snap, _Firing):
+class HitParams(rules.Volley):
     """Hit rolls of one shooting attack."""
+
+    QUERY: ClassVar[Layout] = ("shots", "bs", "snap", "weapon_type", "master_crafted", "reroll_failed", *WEAPON,
+                               *FIRERS)
 
 
 @dataclass(frozen=True, kw_only=True)
-class ShootParams(_AtUnit, _Snap, _Firing):
+class ShootParams(_AtUnit, rules.ShootingAttack):
     """One shooting attack at a unit file."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class OverwatchParams(_AtUnit, _Firing):
+class OverwatchParams(_AtUnit, rules.OverwatchAttack):
     """Overwatch at a charging unit: a shooting attack with snap shots forced."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class WoundParams(Params):
+class WoundParams(rules.Wounding):
     """Wound rolls of hits against one Toughness."""
 
-    strength: int = param(Count(1, 10, "a Strength"), "Weapon Strength 1-10.")
-    toughness: int = param(Count(1, 10, "a Toughness"), "Target Toughness 1-10.")
-    hits: int = param(Count(0, what="a number of hits"), "Hits rolling to wound.", 1)
+    QUERY: ClassVar[Layout] = ("strength", "toughness", "hits",
+                               ("wound_on", lambda p, *_: str(wound_target(p.strength, p.toughness))))
 
 
 @dataclass(frozen=True, kw_only=True)
-class ChargeParams(Params):
+class ChargeParams(rules.Charging):
     """A charge roll against a distance."""
 
-    distance: Fraction = param(Inches(), "Inches from the first charger to the enemy (e.g. 8 or 7.5).")
-    roll: tuple[str, ...] = param(Many(Choice(tuple(rules.CHARGE_ROLLS))), "Charge roll of the unit's models "
-                                  "(repeatable; default 2d6). A unit mixing methods charges with the slowest.", ())
-    fleet: bool = param(Flag(), "Fleet: a charge roll short of the distance is rerolled once.", False)
+    QUERY: ClassVar[Layout] = ("distance", ("rolls", lambda p, *_: list(p.methods())),
+                               ("charges_with", lambda p, *_: rules.slowest(p.methods())), when("fleet"))
 
 
 @dataclass(frozen=True, kw_only=True)
-class FightParams(Params):
-    """One fight sub-phase between two unit files."""
-
+class _TwoUnits(Params):
     attacker: ProfileRef = param(ProfileFile(), "One unit's TOML file.", metavar="UNIT.toml")
     defender: ProfileRef = param(ProfileFile(), "The other unit's TOML file.", metavar="UNIT.toml")
-    attacker_charged: bool = param(Flag(), "The attacker charged this turn: +1 Attack each.", False)
 
 
 @dataclass(frozen=True, kw_only=True)
-class MoraleParams(Params):
+class FightParams(rules.Fighting, _TwoUnits):
+    """One fight sub-phase between two unit files."""
+
+    QUERY: ClassVar[Layout] = ("attacker", "defender", ("attacker_unit", lambda p, a, d: a.name),
+                               ("defender_unit", lambda p, a, d: d.name), "attacker_charged")
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoraleParams(rules.MoraleTest):
     """A morale test."""
 
-    leadership: int = param(Count(1, 10, "a Leadership"), "Leadership 1-10.")
-    modifier: int = param(Count(None, None, "a Leadership modifier"), "Added to Leadership (negative: harder, "
-                          "e.g. minus a combat result difference).", 0)
-    fearless: bool = param(Flag(), "Fearless: the test is passed automatically.", False)
-    stubborn: bool = param(Flag(), "Stubborn: negative modifiers are ignored.", False)
+    QUERY: ClassVar[Layout] = ("leadership", "modifier", when("fearless"), when("stubborn"))
 
 
 def _stage_name(text: str) -> str:
@@ -183,84 +154,14 @@ def _failed_saves(unit: rules.Unit, ap: int | None, wounds: Dist) -> Dist:
     return wounds.then(lambda w: successes(w, fail))
 
 
-FIRER_PARAMS = ("firers", "firer_wounds", "firer_save", "firer_invulnerable", "firer_feel_no_pain")
-
-
-def _check_firers(p: _Firing) -> None:
-    """The firing-model flags go with the gets-hot rule only, and split the shots evenly."""
-    given = [n for n in FIRER_PARAMS if getattr(p, n) is not None]
-    if "gets-hot" not in p.rules:
-        if given:
-            flags = ", ".join("{" + n + "}" for n in given)
-            raise ParamError(flags + (" describe" if len(given) > 1 else " describes") + " the firing models a "
-                             "weapon that Gets Hot wounds: add {rules} gets-hot, or leave "
-                             + ("them" if len(given) > 1 else "it") + " out")
-        return
-    if p.master_crafted is not None:
-        raise ParamError("{master_crafted} with {rules} gets-hot is not modelled (which failed dice the rerolls go "
-                         "to would need a choice): use {reroll_failed}, twin-linked, or neither")
-    if p.firers is None:
-        return
-    if p.random_shots is not None and p.firers != p.shots:
-        raise ParamError("{firers} " + literal(f"{p.firers}") + " with {random_shots}: the {shots} count the "
-                         "firing models already; leave {firers} out or give the same number")
-    if p.random_shots is None and p.shots % p.firers:
-        raise ParamError("{shots} " + literal(f"{p.shots}") + " do not split evenly among {firers} "
-                         + literal(f"{p.firers}") + ": give a multiple of the firing models")
-
-
-def _firers(p: _Firing) -> list[Firer]:
-    """The anonymous firing models of a gets-hot attack, one per model."""
-    n = p.firers if p.firers is not None else p.shots
-    one = Firer(p.firer_wounds or 1, p.firer_save, p.firer_invulnerable, p.firer_feel_no_pain)
-    return [one] * n
-
-
-def _firer_query(p: _Firing) -> dict:
-    """The firing models of a gets-hot query, as the answer records them."""
-    if "gets-hot" not in p.rules:
-        return {}
-    out = {"firers": p.firers if p.firers is not None else p.shots, "firer_wounds": p.firer_wounds or 1}
-    out.update({n: getattr(p, n) for n in FIRER_PARAMS[2:] if getattr(p, n) is not None})
-    return out
-
-
-def _losses_extras(lost: Dist) -> dict:
-    """The figures of the firing models' own losses: P(at least one removed), the
-    distribution and mean of models removed."""
-    return {"p_firing_model_lost": lost.at_least(1), "firing_models_lost": dict(lost.items()),
-            "mean_firing_models_lost": lost.mean()}
-
-
-def _attack(p: _Firing, snap: bool, strength: int = 1, ap: int | None = None) -> rules.Shooting:
-    return rules.Shooting(shots=p.shots, strength=strength, bs=p.bs, ap=ap, snap=snap, weapon_type=p.weapon_type,
-                          master_crafted=p.master_crafted, reroll_failed=p.reroll_failed, rules=p.rules,
-                          poisoned=p.poisoned, random_shots=p.random_shots, moved=p.moved, range=p.range)
-
-
-def _weapon_query(p: _Firing) -> dict:
-    """The weapon rules of a query, as the answer records them (only those given)."""
-    given = {"rules": list(p.rules), "poisoned": p.poisoned,
-             "random_shots": None if p.random_shots is None else str(p.random_shots), "moved": p.moved,
-             "range": p.range}
-    return {k: v for k, v in given.items() if v not in (None, False, [])}
-
-
 @define("40k6", "hit", HitParams)
 def hit(p: HitParams) -> Answer:
     """Exact distribution of the number of hits.
 
     Example, BS 8 (2+, 1s rerolled at 4+): exactodds 40k6 hit --shots 1 --bs 8
     """
-    attack = _attack(p, p.snap)
-    query = {"shots": p.shots, "bs": p.bs, "snap": p.snap, "weapon_type": p.weapon_type,
-             "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed, **_weapon_query(p),
-             **_firer_query(p)}
-    if "gets-hot" not in p.rules:
-        return Answer(rules.hits(attack), query)
-    joint = volley_removed(attack, _firers(p))
-    hits, lost = joint.map(lambda x: x[0]), joint.map(lambda x: x[1])
-    return Answer(hits, query, _losses_extras(lost), stages={"hits": hits, FIRING_LOST: lost})
+    done = rules.hit_attack(p)
+    return Answer(done.final, described(p), done.extras, stages=done.stages)
 
 
 @define("40k6", "wound", WoundParams)
@@ -271,83 +172,27 @@ def wound(p: WoundParams) -> Answer:
     Example, 3 bolter hits on Ork Boyz: exactodds 40k6 wound --strength 4 --toughness 4 --hits 3
     """
     target = wound_target(p.strength, p.toughness)
-    query = {"strength": p.strength, "toughness": p.toughness, "hits": p.hits, "wound_on": str(target)}
-    return Answer(successes(p.hits, target.chance()), query)
+    return Answer(successes(p.hits, target.chance()), described(p))
 
 
-def _shooting(p: ShootParams | OverwatchParams, overwatch: bool) -> Answer:
+def _shooting(p: ShootParams | OverwatchParams) -> Answer:
     from ..profiles.wh40k6 import load_target
-    from ..rules.wh40k6.vehicles import Vehicle
 
     unit = p.target.parsed(load_target)
-    snap = overwatch or (isinstance(p, ShootParams) and p.snap)
-    attack = _attack(p, snap, p.strength, p.ap)
-    if isinstance(unit, Vehicle):
-        return _at_vehicle(p, attack, unit)
-    if p.facing is not None:
-        raise ParamError("{facing} applies to vehicles; " + literal(f"{unit.name!r} has no armour facings"))
-    hot = "gets-hot" in p.rules
-    if hot:
-        run, joint = shoot_firers(attack, unit, _firers(p), p.focus_fire, overwatch)
-    else:
-        run = (rules.overwatch if overwatch else rules.shoot)(attack, unit, p.focus_fire)
-    stages = rules.stage_counts(run)
-    if p.stage is not None:
-        dist = stages[_stage_name(p.stage)]
+    done = rules.shooting_attack(p, unit)
+    if done.vehicle is not None:
+        if p.outcome != "casualties":
+            raise ParamError("{outcome} applies to units of models, not to a vehicle")
+        return Answer(done.final, described(p, unit, done), done.extras, stages=done.stages)
+    stage = None if p.stage is None else _stage_name(p.stage)
+    if stage is not None:
+        dist = done.stages[stage]
     elif p.outcome == "failed-saves":
-        dist = _failed_saves(unit, p.ap, stages["wounds"])
+        dist = _failed_saves(unit, p.ap, done.stages["wounds"])
     else:
-        dist = stages["casualties" if p.outcome == "casualties" else "unsaved wounds"]
-    query = {"shots": p.shots, "bs": p.bs, "strength": p.strength, "ap": p.ap, "snap": snap,
-             "weapon_type": p.weapon_type, "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed,
-             "target": p.target.written, "unit": unit.name, "models": unit.size, "focus_fire": p.focus_fire,
-             "outcome": None if p.stage else p.outcome, "stage": None if p.stage is None else _stage_name(p.stage),
-             **_weapon_query(p), **_firer_query(p)}
-    extras = {"p_unit_destroyed": run.final.pmf(unit.size)} if p.outcome == "casualties" else {}
-    extras["mean_hits"] = stages["hits"].mean()
-    extras["mean_wounds"] = stages["wounds"].mean()
-    if hot:
-        lost = joint.map(lambda x: x[1])
-        extras.update(_losses_extras(lost))
-        stages[FIRING_LOST] = lost
-        stages[JOINT] = joint.map(lambda x: CasualtiesAndLost(*x))
-    return Answer(dist, query, extras, stages=stages)
-
-
-def _at_vehicle(p: ShootParams | OverwatchParams, attack: rules.Shooting, vehicle: object) -> Answer:
-    """A shooting attack at a vehicle: the joint (Hull Points left, status set)."""
-    from ..rules.wh40k6 import vehicles
-
-    if p.outcome != "casualties" or p.focus_fire is not None:
-        raise ParamError("{outcome} and {focus_fire} apply to units of models, not to a vehicle")
-    assert isinstance(vehicle, vehicles.Vehicle)
-    if "gets-hot" in p.rules and p.weapon_type != "normal":
-        raise ParamError("{rules} gets-hot with a " + literal(p.weapon_type) + " weapon at a vehicle is not "
-                         "modelled (a template or marker that gets hot is not fired): use a unit of models as "
-                         "the target, or a weapon that rolls to hit")
-    facing = p.facing or "front"
-    run = (vehicles.shoot_vehicle(replace(attack, snap=True), vehicle, facing) if isinstance(p, OverwatchParams)
-           else vehicles.shoot_vehicle(attack, vehicle, facing))
-    final = run.final
-    start = vehicle.hull_points if vehicle.hull_left is None else vehicle.hull_left
-    query = {"shots": p.shots, "bs": p.bs, "strength": p.strength, "ap": p.ap, "snap": attack.snap,
-             "weapon_type": p.weapon_type, "master_crafted": p.master_crafted, "reroll_failed": p.reroll_failed,
-             "target": p.target.written, "vehicle": vehicle.name, "facing": facing,
-             "armour": vehicle.armour(facing), **_weapon_query(p)}
-    extras = {"p_wrecked_or_exploded": final.map(lambda s: s.destroyed()).pmf(True),
-              "p_explodes": final.map(lambda s: s.fate == vehicles.EXPLODES).pmf(True),
-              "mean_hits": run["hits"].mean(),
-              "mean_hull_points_lost": final.map(lambda s: start - s.hull_points).mean()}
-    stages = {"hits": run["hits"], vehicles.DAMAGE: final.map(vehicles.result_of)}
-    if "gets-hot" in p.rules:  # the firers' losses do not depend on the target: their marginal
-        firers = _firers(p)
-        lost = volley_removed(replace(attack, snap=True) if isinstance(p, OverwatchParams) else attack,
-                              firers).map(lambda x: x[1])
-        query.update(_firer_query(p))
-        extras.update(_losses_extras(lost))
-        stages[FIRING_LOST] = lost
-    return Answer(final.map(vehicles.result_of), query, extras, stages=stages)
-
+        dist = done.stages["casualties" if p.outcome == "casualties" else "unsaved wounds"]
+    extras = {"p_unit_destroyed": done.final.pmf(unit.size)} if p.outcome == "casualties" else {}
+    return Answer(dist, described(p, unit, done), {**extras, **done.extras}, stages=done.stages)
 
 @define("40k6", "shoot", ShootParams)
 def shoot(p: ShootParams) -> Answer:
@@ -357,7 +202,7 @@ def shoot(p: ShootParams) -> Answer:
     Example: exactodds 40k6 shoot --shots 20 --bs 4 --strength 4 --ap 5
     --target examples/40k6/guard_squad_in_ruins.toml
     """
-    return _shooting(p, overwatch=False)
+    return _shooting(p)
 
 
 @define("40k6", "overwatch", OverwatchParams)
@@ -367,7 +212,7 @@ def overwatch(p: OverwatchParams) -> Answer:
     Example: exactodds 40k6 overwatch --shots 10 --bs 4 --strength 4 --ap 5
     --target examples/40k6/ork_boyz.toml
     """
-    return _shooting(p, overwatch=True)
+    return _shooting(p)
 
 
 @define("40k6", "charge", ChargeParams)
@@ -376,14 +221,12 @@ def charge(p: ChargeParams) -> Answer:
 
     Example: exactodds 40k6 charge --distance 8
     """
-    methods = p.roll or ("2d6",)
-    used = rules.slowest(methods)
     from ..rules.wh40k6.assault import fleet_charge_roll
 
+    methods = p.methods()
+    used = rules.slowest(methods)
     dist = fleet_charge_roll(p.distance, (used,)) if p.fleet else rules.charge_roll(used)
-    query: dict[str, Any] = {"distance": str(p.distance), "rolls": list(methods), "charges_with": used}
-    if p.fleet:
-        query["fleet"] = True
+    query = described(p)
     return Answer(dist, query, {"p_success": rules.p_charge(p.distance, methods, p.fleet)})
 
 
@@ -399,8 +242,7 @@ def fight(p: FightParams) -> Answer:
     a, d = p.attacker.parsed(load_unit, True), p.defender.parsed(load_unit, True)
     result = rules.fight(a, d, p.attacker_charged)
     survivors = result.survivors()
-    query = {"attacker": p.attacker.written, "defender": p.defender.written, "attacker_unit": a.name,
-             "defender_unit": d.name, "attacker_charged": p.attacker_charged}
+    query = described(p, a, d)
     extras = {
         "p_fall_back": result.p_falls_back(),
         "p_attacker_falls_back": result.p_falls_back("attacker"),
@@ -419,34 +261,30 @@ def morale(p: MoraleParams) -> Answer:
 
     Example: exactodds 40k6 morale --leadership 8 --modifier -2
     """
-    from ..core import Dist, InputError
-
     modifier = max(0, p.modifier) if p.stubborn else p.modifier
     dist = Dist.constant("pass") if p.fearless else rules.morale_test(p.leadership, modifier)
-    query = {"leadership": p.leadership, "modifier": p.modifier}
-    query.update({k: True for k in ("fearless", "stubborn") if getattr(p, k)})
+    query = described(p)
     return Answer(dist, query, {"p_pass": dist.pmf("pass")})
 
 
 @dataclass(frozen=True, kw_only=True)
-class FireParams(Params):
-    """Every ranged weapon of a unit file at a target unit, one weapon group after another."""
-
+class _FireUnits(Params):
     attacker: ProfileRef = param(ProfileFile(), "The firing unit's TOML file (model lines with bs and weapon(s), "
                                  "[weapons.NAME] tables).", metavar="UNIT.toml")
     target: ProfileRef = param(ProfileFile(), "The target unit's TOML file, models closest first.",
                                metavar="UNIT.toml")
-    order: tuple[str, ...] = param(Many(Text()), "Weapons fired first, in this order (repeatable; the others "
-                                   "follow in file order).", ())
-    range: str | None = param(Choice(RANGES), "half or full range for every weapon (rapid-fire: two shots each "
-                              "within half range); default full.", None)
-    distance: Fraction | None = param(Inches(), "Inches to the target: each weapon with a range fires if in range "
-                                      "(rapid-fire: twice within half of it).", None)
-    moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo: half the shots).", False)
-    snap: bool = param(Flag(), "Snap shots (BS 1); weapons that cannot snap fire do not fire.", False)
-    focus_fire: int | str | None = param(SaveOrNone("a Focus Fire value: a cover save from 2+ to 6+, or none"),
-                                         "Focus Fire: wounds only on models with this cover save or worse, or "
-                                         "none.", None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FireParams(rules.UnitFire, _FireUnits):
+    """Every ranged weapon of a unit file at a target unit, one weapon group after another."""
+
+    QUERY: ClassVar[Layout] = ("attacker", "target", ("attacker_unit", lambda p, a, t, done: a.name),
+                               ("unit", lambda p, a, t, done: t.name), ("models", lambda p, a, t, done: t.size),
+                               ("groups", lambda p, a, t, done: done.facts["groups"]),
+                               *(_given(n) for n in ("range", "distance", "moved", "snap", "focus_fire")))
+
+
 
 
 @define("40k6", "fire", FireParams)
@@ -466,55 +304,26 @@ def fire(p: FireParams) -> Answer:
     if not exchange.can_shoot(a):
         raise ParamError("{attacker} " + literal(f"{a.name!r} cannot shoot: none of its model lines has a ranged "
                                                  "weapon (weapon = \"NAME\" and a [weapons.NAME] table)"))
-    hot = exchange.gets_hot_unit(a)
-    if hot:
-        a0, t0 = rules.casualties.start_state(a), rules.casualties.start_state(t)
-        pipe = exchange.fire_both_pipeline(a, t, a0, p.order, p.focus_fire, p.snap, p.moved, p.range, p.distance)
-        run = pipe.run(exchange.Sides(t0, a0))
-        stages = {name: d.map(lambda s: FireEnd(s.target.casualties(), s.firer.casualties() - a0.casualties()))
-                  for name, d in run.stages.items()}
-    else:
-        pipe = exchange.fire_pipeline(a, t, None, p.order, p.focus_fire, p.snap, p.moved, p.range, p.distance)
-        run = pipe.run(rules.casualties.start_state(t))
-        stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}
-    query = {"attacker": p.attacker.written, "target": p.target.written, "attacker_unit": a.name, "unit": t.name,
-             "models": t.size, "groups": pipe.names, "range": p.range,
-             "distance": None if p.distance is None else str(p.distance), "moved": p.moved, "snap": p.snap,
-             "focus_fire": p.focus_fire}
-    query = {k: v for k, v in query.items() if v not in (None, False)}
-    if hot:
-        end = stages[pipe.names[-1]] if pipe.names else Dist.constant(FireEnd(0, 0))
-        target_lost = end.map(lambda x: x.casualties)
-        extras = {"p_unit_destroyed": target_lost.pmf(t.size),
-                  "mean_casualties_after": {name: stages[name].map(lambda x: x.casualties).mean()
-                                            for name in pipe.names},
-                  "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
-                  "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
-        return Answer(end, query, extras, mean=target_lost.mean(), stages=stages)
-    casualties = stages[pipe.names[-1]] if pipe.names else Dist.constant(0)
-    extras = {"p_unit_destroyed": casualties.pmf(t.size),
-              "mean_casualties_after": {name: stages[name].mean() for name in pipe.names}}
-    return Answer(casualties, query, extras, stages=stages)
+    done = rules.unit_fire(p, a, t)
+    return Answer(done.final, described(p, a, t, done), done.extras, mean=done.mean, stages=done.stages)
 
 
 @dataclass(frozen=True, kw_only=True)
-class AssaultParams(Params):
-    """The whole assault between two unit files."""
-
+class _AssaultUnits(Params):
     attacker: ProfileRef = param(ProfileFile(), "The charging unit's TOML file.", metavar="UNIT.toml")
     defender: ProfileRef = param(ProfileFile(), "The charged unit's TOML file (its ranged weapons fire "
                                  "Overwatch).", metavar="UNIT.toml")
-    distance: Fraction = param(Inches(), "Inches from the first charger to the enemy, 0 to 12.")
-    rounds: int = param(Count(1, 20, "a number of rounds"), "Rounds of combat at most (further rounds while "
-                        "both units are locked).", 1)
-    no_overwatch: bool = param(Flag(), "The charged unit does not fire Overwatch.", False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AssaultParams(rules.Assaulting, _AssaultUnits):
+    """The whole assault between two unit files."""
+
     stage: str | None = param(Text(), "Report one stage instead: overwatch, charge, 'round 1'...", None,
                               metavar="NAME")
 
-    def check(self) -> None:
-        if self.distance > 12:
-            raise ParamError("{distance} " + literal(f"{self.distance} is over 12 inches: no charge roll reaches "
-                                                     "it (2D6 at most 12)"))
+    QUERY: ClassVar[Layout] = ("attacker", "defender", "distance", "rounds",
+                               ("overwatch", lambda p, *_: not p.no_overwatch))
 
 
 @define("40k6", "assault", AssaultParams)
@@ -543,9 +352,7 @@ def assault(p: AssaultParams) -> Answer:
                   [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault")])
     stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"
                                           else f"assault: {p.stage}")
-    answer = scenario_answer(sc, {"attacker": p.attacker.written, "defender": p.defender.written,
-                                  "distance": str(p.distance), "rounds": p.rounds,
-                                  "overwatch": not p.no_overwatch}, stage)
+    answer = scenario_answer(sc, described(p), stage)
     charge = answer.stages["assault: charge"]
     end = answer.dist
     return replace(answer, extras={

@@ -94,6 +94,8 @@ MAX_NESTING = 32
 nest 3 deep; parsers recurse, so a deeper file could exhaust the stack or the memory."""
 
 _LONG_NUMBER = re.compile(r"(?<![.\d])\d{%d,}" % (MAX_NUMBER_DIGITS + 1), re.ASCII)
+JSON_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+"""A JSON string (to blank out before counting brackets or digits)."""
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .checks import MAX_NUMBER_DIGITS
+from .limits import decimal_digits
 
 MAX_DIGITS = MAX_NUMBER_DIGITS
 """Most digits a number may be written with (a longer one is a typo, and
@@ -66,11 +67,14 @@ def whole_number(value: Any, what: str, low: int | None, high: int | None) -> in
     """``value`` as a whole number within ``[low, high]`` (None: unbounded), or a KindError.
 
     Accepts an int (not a bool) or text of ASCII digits with an optional sign,
-    at most :data:`MAX_DIGITS` digits (refused before converting).
+    at most :data:`MAX_DIGITS` digits (refused before converting, or, for an int, before
+    anything writes it as text).
     """
     if isinstance(value, bool):
         raise KindError(f"{value!r} is not {what}: {_allowed(low, high)}")
     if isinstance(value, int):
+        if value.bit_length() > 3.33 * MAX_DIGITS and decimal_digits(value) > MAX_DIGITS:  # before any str()
+            raise KindError(f"a number of {decimal_digits(value):,} digits is far too large: {_allowed(low, high)}")
         n = value
     else:
         text = value.strip() if isinstance(value, str) else None

@@ -206,3 +206,30 @@ def check_digits(count: int, digits: int, what: str) -> None:
             f"up to {digits:,} digits), over the limit of {limit:,}; raise it with the "
             f"environment variable {DIGITS_ENV_VAR} if you have the time"
         )
+
+
+def fractions_in(value: object) -> list:
+    """The :class:`~fractions.Fraction` values inside ``value`` (itself, or nested in
+    dicts, lists and tuples): an answer's extra figures. O(size of ``value``)."""
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return [f for v in value for f in fractions_in(v)]
+    return []
+
+
+def check_answer_digits(outcomes: int, denominator: int, figures: list, what: str = "the answer") -> None:
+    """Refuse, before writing it, an answer of ``outcomes`` probabilities over
+    ``denominator`` and the Fractions (or None) ``figures`` (its mean, its extras:
+    :func:`fractions_in`) whose exact fractions are too long as text
+    (:func:`check_digits`). The command line and the forms refuse the same answers.
+
+    Writing a fraction of d digits as text costs O(d^2); this check costs
+    O(outcomes + d) and refuses, with the size, before any of that work."""
+    digits = max([decimal_digits(denominator)]
+                 + [decimal_digits(x) for f in figures if f is not None for x in (f.numerator, f.denominator)])
+    check_digits(outcomes + len(figures), digits, what)

@@ -71,5 +71,16 @@ def _sort_key(x: object) -> tuple[Any, ...]:
 
 
 def _sorted(xs: Iterable[H]) -> list[H]:
-    """Outcomes in a stable order: numbers, then strings, then tuples, then the rest."""
+    """Outcomes in a stable order: numbers, then strings, then tuples, then the rest.
+
+    Outcomes all plain ints (most answers) sort as themselves: the same order
+    without a key call per outcome (one C pass over their types, then the sort).
+    """
+    if not isinstance(xs, (list, tuple, dict)):
+        xs = list(xs)
+    if set(map(type, xs)) == _INTS:
+        return sorted(xs)
     return sorted(xs, key=_sort_key)
+
+
+_INTS = {int}

@@ -85,9 +85,13 @@ class Spec:
 
 
 def param(kind: Kind, help: str, default: Any = MISSING, *, positional: bool = False,
-          metavar: str | None = None) -> Any:
-    """A field of a :class:`Params` class (no ``default``: the parameter is required)."""
-    return dataclasses.field(default=default, metadata={"spec": Spec(kind, help, positional, metavar)})
+          metavar: str | None = None, keyword: bool = True) -> Any:
+    """A field of a :class:`Params` class (no ``default``: the parameter is required).
+    ``keyword=False``: Python may also pass it by position (the class's first fields)."""
+    metadata = {"spec": Spec(kind, help, positional, metavar)}
+    if keyword:
+        return dataclasses.field(default=default, metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata, kw_only=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,25 +99,28 @@ class Params:
     """Base class of every command's parameters (see the module docstring)."""
 
     def __post_init__(self) -> None:
+        # O(fields): the declared fields are read once per class (specs), not per object
         done: dict[str, Any] = {}
-        for f in fields(self):
-            spec = f.metadata.get("spec")
-            if spec is None:
-                continue
-            value = getattr(self, f.name)
-            if value is None and f.default is None:  # an optional parameter left out
-                done[f.name] = None
+        for name, (spec, default) in self.specs().items():
+            value = getattr(self, name)
+            if value is None and default is None:  # an optional parameter left out
+                done[name] = None
                 continue
             try:
                 value = spec.kind.convert(value, done)
             except KindError as e:
-                raise FieldError(f.name, str(e)) from None
-            object.__setattr__(self, f.name, value)
-            done[f.name] = value
+                raise FieldError(name, str(e)) from None
+            object.__setattr__(self, name, value)
+            done[name] = value
         self.check()
 
     def check(self) -> None:
         """Refuse bad combinations of values (a :class:`ParamError`); override."""
+
+    def part(self, cls: type[P]) -> P:
+        """The values of ``cls``'s fields, as a ``cls``: the rule input a composed
+        parameter class holds (``cls`` one of its bases). O(fields) conversions."""
+        return cls(**{f.name: getattr(self, f.name) for f in fields(cls) if f.init})
 
     # ------------------------------------------------------------- describe
     @classmethod

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..core import InputError
 from ..rules.random_count import DiceCount
-from ..tomlfiles import optional
+from ..tomlfiles import between, optional
 
 
 def dice_count(text: str, what: str, path: str | Path, where: str, key: str) -> DiceCount:
@@ -29,3 +29,14 @@ def choice(table: dict, key: str, allowed: tuple[str, ...], path: str | Path, wh
     if value is not None and value not in allowed:
         raise InputError(f"{path}: {where}.{key} = {value!r:.40}: expected one of {', '.join(allowed)}")
     return value
+
+
+MAX_POINTS = 100_000
+"""The largest ``points`` a unit file may give."""
+
+
+def points(doc: dict, path: str | Path) -> int | None:
+    """A unit file's optional ``points`` (what the unit costs: a whole number from 0 to
+    :data:`MAX_POINTS`), or an InputError naming the file. No answer depends on it; the
+    points efficiency of ``compare --per-points`` reads it."""
+    return optional(doc, "points", int, path, check=between(0, MAX_POINTS))

@@ -3,6 +3,7 @@
 An attacker file::
 
     name = "Tactical Squad"          # optional, default: the file's name
+    points = 100                     # optional: what the unit costs (no answer depends on it)
     rushed = false                   # optional flags (default false): Rushed,
     locked_in_combat = false         #   locked in combat, embarked (these two
     embarked = false                 #   cannot shoot), Pinned (snap shots),
@@ -82,7 +83,7 @@ import re
 from pathlib import Path
 
 from ..core import InputError
-from . import dice_count
+from . import dice_count, points
 from ..rules.hh3.tables import FACINGS, STATUSES
 from ..rules.hh3.units import (
     UNIT_TRAITS,
@@ -97,10 +98,10 @@ from ..rules.hh3.units import (
 )
 from ..tomlfiles import ProfileRef, between, load_toml, no_unknown_keys, optional, require
 
-ATTACKER_KEYS = {"name", "rushed", "locked_in_combat", "embarked", "pinned", "moved", "models", "weapons"}
+ATTACKER_KEYS = {"name", "points", "rushed", "locked_in_combat", "embarked", "pinned", "moved", "models", "weapons"}
 FIRING_MODEL_KEYS = {"name", "count", "bs", "weapon"}
 WEAPON_KEYS = {"firepower", "strength", "ap", "damage", "traits"}
-TARGET_KEYS = {"name", "leadership", "traits", "cool", "out_of_coherency", "embarked", "in_reserve", "engaged",
+TARGET_KEYS = {"name", "points", "leadership", "traits", "cool", "out_of_coherency", "embarked", "in_reserve", "engaged",
                "statuses", "models"}
 TARGET_MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "shrouded", "feel_no_pain",
                      "medic", "armour", "hull_points", "wounds_left", "hull_points_left"}
@@ -215,6 +216,7 @@ def attacker_from_doc(doc: dict, path: Path, default_name: str | None = None) ->
     """The firing unit of a parsed attacker (or unit) file. Keys of a target
     file are let through (a unit file carries both); any other key is refused."""
     no_unknown_keys(doc, ATTACKER_KEYS | TARGET_KEYS, path)
+    points(doc, path)
     weapons = _weapons(doc, path)
     models = []
     for i, m in enumerate(_tables(doc, path), 1):
@@ -287,6 +289,7 @@ def target_from_doc(doc: dict, path: Path, default_name: str | None = None, role
     refused. ``role`` (e.g. "shot at in an exchange") is named when the
     target stats are missing."""
     no_unknown_keys(doc, TARGET_KEYS | ATTACKER_KEYS, path)
+    points(doc, path)
     if role and "leadership" not in doc:
         raise InputError(f"{path}: leadership is missing: a unit {role} needs its target stats "
                          "(leadership, and toughness and wounds, or armour and hull_points, on each model line)")

@@ -3,6 +3,8 @@
 A unit file::
 
     name = "Tactical Squad"          # optional
+    points = 170                     # optional: what the unit costs (kept for points
+                                     #   efficiency; no answer depends on it)
 
     [[models]]                       # closest to the enemy first
     name = "Sergeant"                # optional, default "models[i]"
@@ -53,13 +55,13 @@ from typing import Any
 
 from ..core import InputError
 from ..rules.wh40k6 import Melee, Model, Unit
-from . import dice_count
+from . import dice_count, points
 from ..rules.wh40k6.traits import MODEL_RULES, WEAPON_RULES
 from ..rules.wh40k6.units import WEAPON_TYPES, Weapon
 from ..rules.wh40k6.vehicles import Vehicle
 from ..tomlfiles import ProfileRef, between, load_toml, no_unknown_keys, optional, require
 
-UNIT_KEYS = {"name", "models", "weapons"}
+UNIT_KEYS = {"name", "points", "models", "weapons"}
 WEAPON_KEYS = {"range", "shots", "strength", "ap", "type", "rules", "poisoned", "random_shots"}
 MELEE_REQUIRED = ("ws", "initiative", "attacks", "strength", "leadership")
 MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "cover", "character",
@@ -159,6 +161,7 @@ def load_unit(path: str | Path | ProfileRef, melee: bool = False) -> Unit:
 
 def _unit(doc: dict, path: Path, melee: bool, default_name: str | None = None) -> Unit:
     no_unknown_keys(doc, UNIT_KEYS, path)
+    points(doc, path)
     name = optional(doc, "name", str, path, default=default_name or path.stem)
     tables = optional(doc, "weapons", dict, path, default={})
     weapons = tuple(_weapon(k, v, path) for k, v in tables.items())
@@ -228,6 +231,7 @@ def load_target(path: str | Path | ProfileRef, melee: bool = False) -> Unit | Ve
                                             for m in lines)):
         return load_unit(path, melee)
     no_unknown_keys(doc, UNIT_KEYS, p)
+    points(doc, p)
     if melee:
         raise InputError(f"{p}: is a vehicle; fighting vehicles is not modelled")
     if len(lines) != 1:

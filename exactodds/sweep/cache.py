@@ -26,6 +26,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..core.limits import state_units
+
 if TYPE_CHECKING:
     from ..answer import Answer
     from ..commands import Query
@@ -109,8 +111,6 @@ class AnswerCache:
 def answer_units(answer: Answer) -> int:
     """The size of an answer in units of :data:`DEFAULT_UNITS`: its outcomes, each
     counted once per started 1,024 bits of the common denominator (O(1)), plus one."""
-    from ..core.limits import state_units
-
     dist = answer.dist
     return 1 + state_units(len(dist), dist.denominator.bit_length())
 

@@ -14,7 +14,8 @@
 
 While a sweep writes a file it holds a lock on ``FILE.lock`` beside it
 (:func:`fcntl.flock`, released by the system if the sweep is killed); a second
-sweep writing the same file at the same time is refused.
+sweep writing the same file at the same time is refused, and a lock left by a
+sweep that is gone is taken over (:class:`OutputLock`).
 
 Cells: parameters as written in the grid (lists as JSON), exact figures
 ``num/den``, decimals as Python's shortest round-trip repr.
@@ -40,9 +41,12 @@ _INT = re.compile(r"^-?\d+$")
 
 def text_cell(value: Any) -> str:
     """The CSV text of any row value (``""`` for none)."""
+    kind = value.__class__
+    if kind is str:  # exact figures and most parameters: as they are
+        return value  # type: ignore[no-any-return]
     if value is None:
         return ""
-    if isinstance(value, float):
+    if kind is float:
         return repr(value)
     return cell(value)
 
@@ -130,6 +134,11 @@ class Output:
         """Append one row and flush it."""
         raise NotImplementedError
 
+    def write_rows(self, rows: Sequence[Sequence[str]]) -> None:
+        """Append rows and flush them once (the rows a finished task completes)."""
+        for cells in rows:
+            self.write(cells)
+
     def close(self, finished: bool) -> None:
         """Close the output; ``finished``: every row has been written."""
 
@@ -144,8 +153,11 @@ class StreamOutput(Output):
         self._columns: list[str] | None = columns  # the header waits for the first row (or the end)
 
     def write(self, cells: Sequence[str]) -> None:
+        self.write_rows([cells])
+
+    def write_rows(self, rows: Sequence[Sequence[str]]) -> None:
         self._header()
-        self._writer.writerow(cells)
+        self._writer.writerows(rows)
         self._stream.flush()
 
     def close(self, finished: bool) -> None:
@@ -184,7 +196,10 @@ class CsvOutput(Output):
             self._file.flush()
 
     def write(self, cells: Sequence[str]) -> None:
-        self._writer.writerow(cells)
+        self.write_rows([cells])
+
+    def write_rows(self, rows: Sequence[Sequence[str]]) -> None:
+        self._writer.writerows(rows)
         self._file.flush()
 
     def close(self, finished: bool) -> None:
@@ -222,6 +237,9 @@ class ParquetOutput(Output):
     def write(self, cells: Sequence[str]) -> None:
         self._journal.write(cells)
 
+    def write_rows(self, rows: Sequence[Sequence[str]]) -> None:
+        self._journal.write_rows(rows)
+
     def close(self, finished: bool) -> None:
         try:
             self._journal.close(finished)
@@ -252,32 +270,58 @@ class OutputLock:
     """An exclusive lock on ``FILE.lock`` beside a sweep's output, held while
     the sweep writes it (see the module docstring). The lock file is removed on
     :meth:`release`; a lock taken on a lock file that was meanwhile removed or
-    replaced is taken again on the new one."""
+    replaced is taken again on the new one.
+
+    The lock file names its owner (process id and start time). A killed sweep
+    leaves the file behind; the system releases its lock with the process (forked
+    workers close their copy, :func:`os.register_at_fork`, so orphaned workers do
+    not keep it). A lock still held whose owner is gone (a worker forked by
+    something else outlived it) is stale: it is removed and a new one taken."""
 
     def __init__(self, path: Path) -> None:
-        import fcntl
-
         self.path = path.with_name(path.name + ".lock")
+        self._fd: int | None = None
         path.parent.mkdir(parents=True, exist_ok=True)
         while True:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                raise InputError(f"{path}: another sweep is writing this file now (it holds {self.path}); "
-                                 "wait for it to finish, or choose another --out") from None
-            except OSError:
-                os.close(fd)
-                raise
+            if not self._locked(fd, path):
+                continue  # a stale lock was removed: try the new file
             try:
                 same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
             except FileNotFoundError:
                 same = False
             if same:
-                self._fd: int | None = fd
+                self._fd = fd
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{_owner(os.getpid())}\n".encode())
+                _hold(fd)
                 return
             os.close(fd)  # removed by the sweep that held it: lock the new one
+
+    def _locked(self, fd: int, path: Path) -> bool:
+        """Lock ``fd``: True once held; False after removing a stale lock file; an
+        InputError when a live sweep holds it."""
+        import fcntl
+
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            stale = _stale(fd)
+            if stale:
+                try:
+                    if os.stat(self.path).st_ino == os.fstat(fd).st_ino:
+                        os.unlink(self.path)  # only the file whose owner is gone
+                except FileNotFoundError:
+                    pass
+            os.close(fd)
+            if stale:
+                return False
+            raise InputError(f"{path}: another sweep is writing this file now (it holds {self.path}); "
+                             "wait for it to finish, or choose another --out") from None
+        except OSError:
+            os.close(fd)
+            raise
 
     def release(self) -> None:
         if self._fd is None:
@@ -286,8 +330,61 @@ class OutputLock:
             os.unlink(self.path)
         except OSError:
             pass
+        _held.discard(self._fd)
         os.close(self._fd)
         self._fd = None
+
+
+_held: set[int] = set()
+"""Descriptors of the locks this process holds."""
+
+
+def _hold(fd: int) -> None:
+    """Note a held lock; the first time, have forked children close their copies."""
+    if not _held and not _forgetting:
+        os.register_at_fork(after_in_child=_forget_in_child)
+        _forgetting.append(True)
+    _held.add(fd)
+
+
+_forgetting: list[bool] = []
+
+
+def _forget_in_child() -> None:
+    """In a forked child: close the child's copies of the locks (the parent keeps them)."""
+    for fd in _held:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _held.clear()
+
+
+def _owner(pid: int) -> str:
+    """``PID START``: a process and when it started (its start time in clock ticks after
+    boot, from ``/proc``; ``-`` where there is none), so a reused id is not taken for it."""
+    try:
+        start = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        start = "-"
+    return f"{pid} {start}"
+
+
+def _stale(fd: int) -> bool:
+    """Whether the lock file open as ``fd`` names an owner that is gone. A file naming
+    no owner (an older sweep's, or one being written) counts as live. O(1)."""
+    try:
+        words = os.pread(fd, 64, 0).decode("ascii").split()
+        pid = int(words[0])
+    except (OSError, ValueError, IndexError, UnicodeDecodeError):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another user's live process
+        return False
+    return len(words) > 1 and words[1] != "-" and _owner(pid) != f"{pid} {words[1]}"
 
 
 def open_output(out: str | Path | None, schema: Schema, overwrite: bool = False,

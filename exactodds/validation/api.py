@@ -11,7 +11,8 @@ from ..core import Dist, InputError
 from .distances import distances
 from .gof import STATISTICS, adjusted_residual, detectable_effect, fit
 from .result import OutcomeRow, ValidationResult
-from .samples import Samples, outcome_fields, outcome_text, read_samples
+from .outcomes import outcome_fields, outcome_text
+from .samples import Samples, read_samples
 
 
 def resolve_subject(query_or_dist: Any) -> tuple[Dist, str]:

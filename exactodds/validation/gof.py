@@ -39,8 +39,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..core import Dist, InputError, max_states
+from ..core.limits import decimal_digits
 from ..dice.pool import compositions_count, pool_counts
-from .samples import Samples, outcome_fields, outcome_text
+from .outcomes import outcome_fields, outcome_text
+from .samples import Samples
 from .stats import binomtest_pvalue, clopper_pearson, noncentrality, norm_sf, power_divergence
 
 MIN_EXPECTED = 5
@@ -296,7 +298,7 @@ def fit(samples: Samples, statistic: str = "pearson", confidence: float = 0.95) 
                            + "; ".join(_short(c) for c in out.pooled)) if out.pooled else (
                 f"; every outcome has an expected count of at least {MIN_EXPECTED}, none pooled")
             test.why = (f"{n:,} samples over {k} outcomes: too many count vectors ({_big(vectors)}) for the "
-                        f"exact multinomial test, enough for the chi-square approximation (Cochran: every "
+                        f"exact multinomial test, so the pooled chi-square approximation (Cochran: every "
                         f"cell's expected count at least {MIN_EXPECTED}){pooled_note}; "
                         f"{len(pooled) - 1} degrees of freedom")
             out.tests.append(test)
@@ -337,7 +339,19 @@ def _short(cell: Cell) -> str:
 
 
 def _big(count: int) -> str:
-    return f"{count:.3g}" if count > 10**9 else f"{count:,}"
+    """A count as text: exactly up to 10^9, then ``1.23e+45``, and past 10^300
+    ``~1.23e+4567`` (never through a float, which overflows past 10^308, nor ``str``,
+    which Python refuses past 4,300 digits). O(digits): the exponent from
+    :func:`~exactodds.core.limits.decimal_digits`, three leading digits by integer division."""
+    if count <= 10**9:
+        return f"{count:,}"
+    if count < 10**300:
+        return f"{count:.3g}"
+    exponent = decimal_digits(count) - 1
+    leading = (count * 100 + 10**exponent // 2) // 10**exponent  # three digits, rounded
+    if leading >= 1000:
+        leading, exponent = leading // 10, exponent + 1
+    return f"~{leading // 100}.{leading % 100:02d}e+{exponent}"
 
 
 def adjusted_residual(observed: int, n: int, p: Fraction) -> float:

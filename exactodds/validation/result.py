@@ -17,7 +17,8 @@ from typing import Any
 
 from ..core import Dist
 from .gof import Cell, Fit, TestResult, adjusted_residual, is_ordered, simplest_fraction
-from .samples import ImpossibleOutcome, Samples, outcome_fields, written_value
+from .outcomes import outcome_fields, written_value
+from .samples import ImpossibleOutcome, Samples
 
 MAX_TEXT_ROWS = 20
 """Outcome rows shown in the text and HTML tables (worst first); JSON has them all."""

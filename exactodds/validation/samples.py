@@ -24,19 +24,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
 from ..core import Dist, InputError
 from ..tomlfiles import file_path
-from ..core.checks import (MAX_NESTING, MAX_NUMBER_DIGITS, bracket_depth, deep_nesting, is_whole, long_number,
-                           too_long_number)
+from ..core.checks import MAX_NUMBER_DIGITS, is_whole
+from .outcomes import (FLOAT_TEXT, INT_TEXT, JsonFloat, TextTooLarge, check_text, exact_integer, canonical_text,
+                       canonical_value, outcome_cells, outcome_fields, outcome_key, written_value)
 
 MAX_LINE_CHARS = 1_000_000
 """Longest line read from a sample file (a longer one is refused, never loaded whole)."""
@@ -53,159 +52,6 @@ PROGRESS_AFTER_SECONDS = 2.0
 COUNT = "count"
 OUTCOME = "outcome"
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
-
-_INT = re.compile(r"[+-]?\d+", re.ASCII)  # ASCII digits only: '²' or '٣' is not a number here
-_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
-_JSON_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
-
-
-class _TextTooLarge(ValueError):
-    """A value read from a file is too long or too deep to convert (see the readers)."""
-
-
-def _check_text(text: str) -> None:
-    """Refuse, before converting, a whole number of more than 30 digits or arrays nested
-    too deeply (:mod:`exactodds.core.checks`). O(len) in C."""
-    found = long_number(text)
-    if found is not None:
-        raise _TextTooLarge(too_long_number(found[1]))
-    if "[" in text or "{" in text:
-        depth = bracket_depth(_JSON_STRINGS.sub("", text))
-        if depth > MAX_NESTING:
-            raise _TextTooLarge(deep_nesting(depth, "arrays and objects"))
-
-
-def _exact_integer(text: str) -> int | None:
-    """The integer a decimal numeral such as ``2``, ``2.0`` or ``2e0`` is *exactly*, or None
-    (``1e-400``, ``0.99999999999999999`` and ``1.0000000000000001`` are not integers,
-    although they round to floats that are). Exact decimal arithmetic; the text has at most
-    30 digits before its point (checked first), and a huge exponent is refused."""
-    from decimal import Decimal
-
-    sign, digits, exponent = Decimal(text).as_tuple()
-    ds = "".join(map(str, digits))
-    if exponent < 0:  # type: ignore[operator]
-        cut = max(len(ds) + exponent, 0)  # type: ignore[operator]
-        if ds[cut:].strip("0"):
-            return None  # a nonzero digit after the point
-        ds, exponent = ds[:cut], 0
-    ds = ds.lstrip("0")
-    if not ds:
-        return 0
-    if len(ds) + exponent > MAX_NUMBER_DIGITS:  # type: ignore[operator]
-        raise _TextTooLarge(too_long_number(len(ds) + exponent))  # type: ignore[operator]
-    value = int(ds) * 10 ** exponent  # type: ignore[operator]
-    return -value if sign else value
-
-
-# ------------------------------------------------------------ outcome text
-def canonical_text(text: str) -> str:
-    """The normal form of one value read from a file (``"01"`` -> ``"1"``, ``"True"`` -> ``"true"``).
-
-    Raises a ValueError for a number of more than 30 digits or arrays nested more than
-    32 deep (the readers turn it into a one-line error naming the line)."""
-    s = text.strip()
-    if len(s) > MAX_NUMBER_DIGITS:  # shorter text can hold neither a long number nor deep nesting
-        _check_text(s)
-    if _INT.fullmatch(s):
-        return str(int(s))
-    if _FLOAT.fullmatch(s):
-        exact = _exact_integer(s)
-        if exact is not None:
-            return str(exact)
-        f = float(s)
-        return s if f.is_integer() else repr(f)  # a non-integer that a float would round to one
-    low = s.lower()
-    if low in ("true", "false"):
-        return low
-    if s.startswith("[") and s.endswith("]"):
-        try:
-            return canonical_value(json.loads(s, parse_float=_JsonFloat))
-        except _TextTooLarge:
-            raise
-        except ValueError:
-            return s
-    return s
-
-
-class _JsonFloat(float):
-    """A JSON number with a point or an exponent, keeping its text: its value as an
-    outcome or a count is decided exactly (:func:`_exact_integer`), never by the float."""
-
-    text: str
-
-    def __new__(cls, text: str) -> _JsonFloat:
-        self = super().__new__(cls, text)
-        self.text = text
-        return self
-
-
-def canonical_value(value: Any) -> str:
-    """The normal form of one value of an outcome (from the exact distribution or a JSON line)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, _JsonFloat):
-        return canonical_text(value.text)
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else repr(value)
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    if value is None:
-        return "null"
-    if isinstance(value, (list, tuple)) and not hasattr(value, "_asdict"):
-        return "[" + ",".join(canonical_value(v) for v in value) + "]"
-    return canonical_text(str(value))
-
-
-def written_value(value: Any) -> str:
-    """How :func:`write_samples` writes one value of an outcome in a CSV cell."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Fraction):
-        return canonical_value(value)
-    if isinstance(value, (list, tuple)):
-        return json.dumps([_json_value(v) for v in value])
-    return str(value)
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, Fraction):
-        return canonical_value(value)
-    if isinstance(value, (list, tuple)):
-        return [_json_value(v) for v in value]
-    return value
-
-
-def outcome_fields(dist: Dist) -> list[str] | None:
-    """The field names of composite (named tuple) outcomes, or ``None`` for plain outcomes."""
-    support = dist.support()
-    first = support[0]
-    if not hasattr(first, "_asdict"):
-        return None
-    fields = list(first._asdict())
-    if all(hasattr(x, "_asdict") and list(x._asdict()) == fields for x in support):
-        return fields
-    return None
-
-
-def outcome_cells(x: Any, fields: list[str] | None) -> tuple:
-    """An outcome as the values of its columns (one per field, or one)."""
-    return tuple(x._asdict().values()) if fields is not None else (x,)
-
-
-def outcome_key(x: Any, fields: list[str] | None) -> tuple[str, ...]:
-    """The normalised text of an outcome, used to match file rows to outcomes."""
-    return tuple(canonical_value(v) for v in outcome_cells(x, fields))
-
-
-def outcome_text(x: Any, fields: list[str] | None = None) -> str:
-    """An outcome for people: ``3``, or ``recipient=target, hits=2``."""
-    if fields is not None and hasattr(x, "_asdict"):
-        return ", ".join(f"{k}={written_value(v)}" for k, v in x._asdict().items())
-    return written_value(x)
-
 
 class OutcomeIndex:
     """Matches normalised file values to the outcomes of one exact distribution."""
@@ -301,7 +147,7 @@ class Samples:
         for i, x in enumerate(outcomes, 1):
             try:
                 counter.add_value(x, 1, i)
-            except _TextTooLarge as e:
+            except TextTooLarge as e:
                 raise InputError(f"{source}: outcome {i}: {e}") from None
         return counter.samples()
 
@@ -312,24 +158,24 @@ class Samples:
         for i, (x, c) in enumerate(counts.items(), 1):
             try:
                 counter.add_value(x, _count(c, source, f"count of {x!r}"), i)
-            except _TextTooLarge as e:
+            except TextTooLarge as e:
                 raise InputError(f"{source}: outcome {i}: {e}") from None
         return counter.samples()
 
 
 def _count(value: Any, source: str, where: str) -> int:
-    if isinstance(value, _JsonFloat):
+    if isinstance(value, JsonFloat):
         value = value.text  # decided exactly from its text, like a CSV cell
     shown = value if not isinstance(value, str) or len(value) <= 30 else value[:30] + "..."
     if isinstance(value, str):
         text = value.strip()
-        if _FLOAT.fullmatch(text) and not _INT.fullmatch(text):  # 2.0 or 2e0: exactly 2; 1e-400: not whole
+        if FLOAT_TEXT.fullmatch(text) and not INT_TEXT.fullmatch(text):  # 2.0 or 2e0: exactly 2; 1e-400: not whole
             try:
-                exact = _exact_integer(text)
-            except _TextTooLarge:
+                exact = exact_integer(text)
+            except TextTooLarge:
                 exact = MAX_COUNT + 1
             text = text if exact is None else str(exact)
-        if not _INT.fullmatch(text) or text.startswith("-"):
+        if not INT_TEXT.fullmatch(text) or text.startswith("-"):
             raise InputError(f"{source}: {where}: count {shown!r} is not a whole number 0 or more")
         if len(text.lstrip("+0")) > len(str(MAX_COUNT)):
             value = MAX_COUNT + 1
@@ -371,7 +217,7 @@ class _Counter:
         if imp is not None:
             imp.count += count
         elif len(self.impossible) < MAX_IMPOSSIBLE_KINDS:
-            value = int(key[0]) if self.index.numeric and _INT.fullmatch(key[0]) else None
+            value = int(key[0]) if self.index.numeric and INT_TEXT.fullmatch(key[0]) else None
             self.impossible[key] = ImpossibleOutcome(self.index.label(key), count, line, value)
         else:
             self.impossible_more += count
@@ -558,7 +404,7 @@ def _read_csv(lines: Iterator[str], counter: _Counter) -> None:
             count = 1 if count_at is None else _count(row[count_at], source, f"line {line}")
             try:
                 key = tuple(canonical_text(row[i]) for i in where)
-            except _TextTooLarge as e:
+            except TextTooLarge as e:
                 raise InputError(f"{source}: line {line}: {e}") from None
             counter.add_key(key, count, line)
     except csv.Error as e:
@@ -575,9 +421,9 @@ def _read_jsonl(lines: Iterator[str], counter: _Counter) -> None:
             continue
         try:
             if len(text) > MAX_NUMBER_DIGITS:
-                _check_text(text)
-            value = json.loads(text, parse_float=_JsonFloat)
-        except _TextTooLarge as e:
+                check_text(text)
+            value = json.loads(text, parse_float=JsonFloat)
+        except TextTooLarge as e:
             raise InputError(f"{source}: line {line_no}: {e}") from None
         except ValueError as e:
             raise InputError(f"{source}: line {line_no}: not valid JSON ({e.args[0] if e.args else e})") from None
@@ -598,7 +444,7 @@ def _read_jsonl(lines: Iterator[str], counter: _Counter) -> None:
                 value = {k: v for k, v in value.items() if k != COUNT}
         try:
             key = counter.json_key(value, line_no)
-        except _TextTooLarge as e:
+        except TextTooLarge as e:
             raise InputError(f"{source}: line {line_no}: {e}") from None
         counter.add_key(key, count, line_no)
 

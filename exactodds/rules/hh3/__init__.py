@@ -11,7 +11,8 @@
 - :mod:`.inputs`: the typed inputs of the hit, wound and penetration steps.
 - :mod:`.units`: the data classes of units, weapons and conditions.
 - :mod:`.exchange`: return fire (an attack and the target's answer with
-  every model it had at the start) and attacks in sequence, as scenario steps.
+  every model it had at the start) and attacks in sequence, as scenario steps;
+  the typed input of an exchange (:class:`.exchange.ExchangeOfFire`).
 
 Quick use::
 
@@ -23,6 +24,7 @@ Quick use::
 
 from .after import Aftermath
 from .attack import AttackRun, ShootingAttack, TargetState, fire_groups, shoot
+from .exchange import ExchangeOfFire
 from .hits import HitRoll, hit_rolls
 from .inputs import HitRolls, PenetrationTests, WoundRolls
 from .units import (
@@ -43,5 +45,5 @@ __all__ = [
     "Aftermath", "AttackRun", "ShootingAttack", "TargetState", "fire_groups", "shoot",
     "HitRoll", "hit_rolls", "Armour", "AttackingUnit", "Conditions", "FireGroup", "FiringModels",
     "ShootingUnit", "TargetModels", "TargetUnit", "Weapon", "Penetration", "VehicleHits", "penetration_rolls",
-    "WoundRoll", "wound_rolls", "HitRolls", "PenetrationTests", "WoundRolls",
+    "WoundRoll", "wound_rolls", "HitRolls", "PenetrationTests", "WoundRolls", "ExchangeOfFire",
 ]

@@ -43,12 +43,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
+from ...core.kinds import Choice, Count, Flag
+from ...core.params import ParamError, Params, literal, param
 from ..allocation import UnitState
 from ..common import two_d6_test
 from ..scenario import Scenario, World
 from .after import panic_triggered
 from .attack import AFTER, ShootingAttack, TargetState
-from .tables import STATUSES
+from .tables import COVER_SAVES, FACINGS, STATUSES
 from .units import Conditions, ShootingUnit
 
 SYSTEM = "hh3"
@@ -289,6 +291,64 @@ class Exchange:
         out, back = Fire(attacker, target, going), Fire(target, attacker, coming)
         return [Step.kernel(self.kind, exchange_kernel(out, back, index[self.attacker], index[self.target]),
                             f"{self.attacker} shoots {self.target}, which returns fire")]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExchangeOfFire(Params):
+    """The input of an exchange of fire (the step :class:`Exchange`, repeated
+    ``turns`` times, the state carried over): one typed field each, with its
+    kind, bounds, default and help. No combination of these fields is refused
+    on its own; :meth:`check_units` refuses those the two units do not allow."""
+
+    cover: str | None = param(Choice(tuple(COVER_SAVES)), "The target's area terrain cover: light 6+, medium 5+, "
+                              "dense 4+.", None)
+    return_cover: str | None = param(Choice(tuple(COVER_SAVES)), "The attacker's cover against the return fire.",
+                                     None)
+    facing: str | None = param(Choice(FACINGS), "Armour facing of the target hit, for vehicles (default front).",
+                               None)
+    return_facing: str | None = param(Choice(FACINGS), "Armour facing of the attacker hit by the return fire, for "
+                                      "vehicles (default front).", None)
+    moved: bool = param(Flag(), "The attacking unit moved: its Heavy weapons fire snap shots (the target's own "
+                        "file says whether it moved).", False)
+    majority_bs: bool = param(Flag(), "Read the hit table at each unit's majority Ballistic Skill (both attacks).",
+                              False)
+    crits_last: bool = param(Flag(), "Resolve the wounds from Critical Hits after the others (both attacks).",
+                             False)
+    turns: int = param(Count(1, 20, "a number of turns"), "Repeat the exchange this many turns, the state carried "
+                       "over.", 1)
+
+    def check_units(self, attacker: ShootingUnit, target: ShootingUnit,
+                    called: tuple[str, str] | None = None) -> None:
+        """Refuse a facing for a unit without armour facings, and a unit that cannot
+        shoot (in an exchange both units shoot). ``called``: how messages name the
+        attacker and the target (default: their names). O(model lines)."""
+        for key, unit in (("facing", target), ("return_facing", attacker)):
+            if getattr(self, key) is not None and not unit.target.is_vehicle:
+                raise ParamError("{" + key + "} applies to vehicles; "
+                                 + literal(f"{unit.name!r} has no armour facings"))
+        names = called or (attacker.name, target.name)
+        for role, unit, name in zip(("attacker", "target"), (attacker, target), names, strict=True):
+            if not unit.can_shoot():
+                raise ParamError("{" + role + "} " + literal(
+                    f"{name}: no model line fires (bs and weapon = \"NAME\"); in an exchange both units shoot"))
+
+    def step(self, attacker: str = "attacker", target: str = "target", name: str = "exchange") -> Exchange:
+        """The scenario step of one exchange between the units named ``attacker`` and ``target``."""
+        return Exchange(attacker, target, cover=self.cover, return_cover=self.return_cover,
+                        facing=self.facing or "front", return_facing=self.return_facing or "front", moved=self.moved,
+                        majority_bs=self.majority_bs, crits_first=not self.crits_last, name=name)
+
+    def scenario(self, attacker: ShootingUnit, target: ShootingUnit,
+                 called: tuple[str, str] | None = None) -> Scenario:
+        """The scenario of ``turns`` exchanges of two units (named ``attacker`` and
+        ``target``), checked before it runs (:meth:`check_units`, ``called`` as
+        there; then the step's own checks of eligibility, fire groups and size:
+        one attack pipeline each way)."""
+        self.check_units(attacker, target, called)
+        step = self.step()
+        sc = Scenario({"attacker": attacker, "target": target}, [step], self.turns)
+        step.build({"attacker": 0, "target": 1}, sc.units)
+        return sc
 
 
 def exchange(attacker: ShootingUnit, target: ShootingUnit, **conditions: Any) -> Dist:

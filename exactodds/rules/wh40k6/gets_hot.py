@@ -35,7 +35,8 @@ from ..common import best_save, save_value
 from .tables import BS_TABLE, SNAP_SHOT_BS
 from .traits import check_feel_no_pain
 from .shooting import HITS, overwatch_attack, shooting_pipeline
-from .units import Model, Shooting, Unit, require_type
+from .inputs import Firing, Shooting
+from .units import Model, Unit, require_type
 
 GETS_HOT = "gets-hot"
 HIT, HOT, MISS = "hit", "hot", "miss"
@@ -44,7 +45,7 @@ PLACED_FIRES = Target.at_least(2)
 """A weapon that places its hits rolls a D6 per shot before firing: 2+ fires."""
 
 
-def gets_hot(attack: Shooting) -> bool:
+def gets_hot(attack: Firing) -> bool:
     """Whether ``attack``'s weapon Gets Hot."""
     return GETS_HOT in attack.rules
 
@@ -80,16 +81,14 @@ class Firer:
         return (1 - save) * (1 - fnp)
 
 
-def hit_die(attack: Shooting) -> Dist:
+def hit_die(attack: Firing) -> Dist:
     """One shot's final to-hit die as a class: ``"hit"``, ``"hot"`` (the final
     roll is a 1) or ``"miss"`` (any other miss). Same rerolls as
     :func:`~.shooting.hit_chance`: every failed roll at the first roll's score
     (twin-linked, reroll-failed), or a 1 at the first roll's score
     (Preferred Enemy), else the BS 6+ table's reroll of 1s; snap shots at BS 1.
     Enumerates 6 faces and 6 reroll faces: O(1)."""
-    if attack.master_crafted is not None:
-        raise InputError("master-crafted with gets-hot is not modelled: which failed dice the K rerolls go to "
-                         "(the 1s first, to save the firer?) would need a choice; use reroll-failed or neither")
+    assert attack.master_crafted is None  # refused with gets-hot when the attack was made
     assert attack.bs is not None
     first, again = BS_TABLE[SNAP_SHOT_BS if attack.fires_snap() else attack.bs]
     every = attack.reroll_all_hits()
@@ -114,7 +113,7 @@ def hit_die(attack: Shooting) -> Dist:
     return Dist.from_weights(weights)
 
 
-def per_model_shots(attack: Shooting, models: int) -> Dist:
+def per_model_shots(attack: Firing, models: int) -> Dist:
     """The shots of one of ``models`` firing models (models hit, for a weapon
     that places its hits): ``attack.shots`` split evenly (random shots: one roll
     per model), Rapid Fire and Salvo applied to each model's own shots."""
@@ -130,7 +129,7 @@ def per_model_shots(attack: Shooting, models: int) -> Dist:
     return replace(attack, shots=attack.shots // models).shot_counts()
 
 
-def model_outcome(attack: Shooting, shots: Dist, p_unsaved: Fraction, wounds_left: int) -> Dist:
+def model_outcome(attack: Firing, shots: Dist, p_unsaved: Fraction, wounds_left: int) -> Dist:
     """One firing model: Dist over (hits, wounds lost, at most ``wounds_left``).
 
     Rolling to hit: a trinomial over its shots of :func:`hit_die`, the 1s then
@@ -155,12 +154,12 @@ def model_outcome(attack: Shooting, shots: Dist, p_unsaved: Fraction, wounds_lef
     return shots.then(of_shots)
 
 
-def _models(attack: Shooting, firers: Sequence[Firer],
+def _models(attack: Firing, firers: Sequence[Firer],
             wounds_left: Sequence[int] | None) -> tuple[list[Dist], int, list[int]]:
     """Each firing model's own Dist over (hits, wounds lost) (:func:`model_outcome`,
     computed once per distinct (profile, wounds left)), the most shots one
     model fires, and each model's wounds left. Checks the inputs."""
-    require_type(attack, Shooting, "the attack")
+    require_type(attack, Firing, "the attack")
     if not gets_hot(attack):
         raise InputError("the weapon does not have gets-hot")
     firers = list(firers)
@@ -179,7 +178,7 @@ def _models(attack: Shooting, firers: Sequence[Firer],
     return [memo[f, w] for f, w in zip(firers, left)], max(shots.support()), left
 
 
-def volley(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int] | None = None) -> Dist:
+def volley(attack: Firing, firers: Sequence[Firer], wounds_left: Sequence[int] | None = None) -> Dist:
     """The firing models of ``attack`` (one :class:`Firer` each, ``wounds_left``
     each, default full): Dist over (total hits, wounds lost per model).
 
@@ -199,7 +198,7 @@ def volley(attack: Shooting, firers: Sequence[Firer], wounds_left: Sequence[int]
     return out
 
 
-def volley_removed(attack: Shooting, firers: Sequence[Firer]) -> Dist:
+def volley_removed(attack: Firing, firers: Sequence[Firer]) -> Dist:
     """As :func:`volley` for models at full wounds, but over (total hits, firing
     models removed). O(k^2 x H) for k models and H + 1 hit totals: at most
     (H + 1)(k + 1) outcomes between two models."""

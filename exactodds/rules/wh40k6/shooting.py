@@ -30,7 +30,8 @@ from .casualties import (
 from .tables import BS_TABLE, SNAP_SHOT_BS, bs_target, check_bs
 from .traits import FAIL, RENDING, RENDING_AP, WOUND, hit_chance_with_rerolls, rending_changes_ap, wound_die, \
     wound_roll_needed
-from .units import CANNOT_SNAP, Shooting, Unit, require_type
+from .inputs import CANNOT_SNAP, Firing, Shooting
+from .units import Unit, require_type
 
 HITS, WOUNDS, UNSAVED, CASUALTIES = "hits", "wounds", "unsaved wounds", "casualties"
 STAGES = (HITS, WOUNDS, UNSAVED, CASUALTIES)
@@ -41,6 +42,12 @@ def check_attack(attack: Shooting) -> Shooting:
     was made: ranges, weapon type, snap shots a weapon cannot fire, rerolls)."""
     require_type(attack, Shooting, "the attack")
     return attack
+
+
+def check_firing(firing: Firing) -> Firing:
+    """``firing`` if it is a :class:`Firing` (checked when it was made)."""
+    require_type(firing, Firing, "the attack")
+    return firing
 
 
 def hit_chance(bs: int, snap: bool = False, reroll_failed: bool = False, reroll_ones: bool = False) -> Fraction:
@@ -63,7 +70,7 @@ def hit_chance(bs: int, snap: bool = False, reroll_failed: bool = False, reroll_
                                    reroll_failed, reroll_ones)
 
 
-def to_hit(attack: Shooting) -> Callable[[int], Dist]:
+def to_hit(attack: Firing) -> Callable[[int], Dist]:
     """The to-hit step: ``shots -> Dist`` of hits.
 
     Independent dice: Binomial(shots, p), O(shots). Master-crafted (reroll
@@ -72,7 +79,7 @@ def to_hit(attack: Shooting) -> Callable[[int], Dist]:
     that place their hits (template, blast, artillery, no-bs): the shots are
     the models hit, no roll.
     """
-    check_attack(attack)
+    check_firing(attack)
     if attack.weapon_type != "normal":
         return Dist.constant
     assert attack.bs is not None
@@ -86,9 +93,9 @@ def to_hit(attack: Shooting) -> Callable[[int], Dist]:
     return lambda n: successes(n, p)
 
 
-def hits(attack: Shooting) -> Dist:
+def hits(attack: Firing) -> Dist:
     """The number of hits of ``attack`` (its shots may be random)."""
-    return check_attack(attack).shot_counts().then(to_hit(attack))
+    return check_firing(attack).shot_counts().then(to_hit(attack))
 
 
 def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | None = None,
@@ -110,7 +117,7 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | No
     Sir (each character can be skipped), twice with rending (one chain per
     pool, run once per number of rending wounds); all equal states merged.
     """
-    hit_kernel = to_hit(attack)
+    hit_kernel = to_hit(check_attack(attack))
     require_type(target, Unit, "the target unit")
     if start is not None:
         require_type(start, UnitState, "the start state")
@@ -131,7 +138,8 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | No
     # shots^2/2 (shots^3/6) weights of about 8 bits per shot
     wound_weights = (shots + 1) * (shots + 2) // 2 * ((shots + 3) // 3 if rending else 1)
     check_size(state_units(wound_weights, 8 * shots), f"the wound rolls of {shots} shots")
-    needed = wound_roll_needed(attack.strength, majority_toughness(target, state0), attack.rules, attack.poisoned)
+    needed = wound_roll_needed(attack.strength, majority_toughness(target, state0), attack.rules,
+                               attack.poisoned_on())
     die = wound_die(needed, attack.rules, attack.ap)
     order = [c for c in (WOUND, RENDING, FAIL) if c in die]
     choose = recipient(target, focus_fire)
