@@ -356,9 +356,15 @@
         parts.push(el("div", { class: "eo-pk" }, "P(X ≥ ", k, ") = ", out));
       }
       if (res.marginals && res.marginals.length) {
-        parts.push(el("h4", { class: "eo-sub" }, "Each part of the outcome"), V.marginals(res, showExact));
-        parts.push(el("h4", { class: "eo-sub" }, "The most probable outcomes"));
-        parts.push(V.table(res, { all: this.allRows, top: 10, showExact, toggle: () => { this.allRows = !this.allRows; this.render(); } }));
+        // drawn in a task of their own, after the figures: no single task draws it all
+        const later = el("div", { class: "eo-composite" });
+        parts.push(later);
+        setTimeout(() => {
+          if (this.last !== res) return;
+          later.append(el("h4", { class: "eo-sub" }, "Each part of the outcome"), V.marginals(res, showExact),
+            el("h4", { class: "eo-sub" }, "The most probable outcomes"),
+            V.table(res, { all: this.allRows, top: 10, showExact, toggle: () => { this.allRows = !this.allRows; this.render(); } }));
+        }, 0);
       } else {
         const toggle = el("label", { class: "eo-cum-toggle" },
           el("input", { type: "checkbox", class: "eo-at-least-view", checked: this.atLeastView || null,

@@ -160,12 +160,12 @@
       numeric ? el("td", { class: "eo-ge" }, num(r.at_least, r.at_least_decimal, showExact)) : null);
     const gapRow = (g) => el("tr", { class: "eo-gap" }, el("td", { colspan: String((parts ? parts.length : 1) + (numeric ? 2 : 1)) }, g.text));
     let shown = res.rows.length;
-    if (all) { // drawn 100 rows at a time, so that no step keeps the page busy long
+    if (all) { // drawn 50 rows at a time, so that no step keeps the page busy long
       const step = (from) => {
         const part = document.createDocumentFragment();
-        res.rows.slice(from, from + 100).forEach((r) => part.append(row(r)));
+        res.rows.slice(from, from + 50).forEach((r) => part.append(row(r)));
         body.append(part);
-        if (from + 100 < res.rows.length) setTimeout(() => step(from + 100), 0);
+        if (from + 50 < res.rows.length) setTimeout(() => step(from + 50), 0);
       };
       step(0);
     } else if (top) { // the most probable outcomes, most probable first
