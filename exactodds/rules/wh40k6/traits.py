@@ -67,6 +67,22 @@ POISONED_DEFAULT = 4
 WOUND, RENDING, FAIL = "wound", "rending", "fail"
 
 
+def check_weapon_rules(rules: object, what: str = "a weapon") -> tuple[str, ...]:
+    """The weapon ``rules`` of a unit file's weapon as a sorted tuple of names, refusing
+    unknown names and combinations that cannot be (two fire modes)."""
+    if isinstance(rules, str) or not isinstance(rules, (list, tuple, set, frozenset)):
+        raise InputError(f"{what}'s rules must be a list of rule names, not {rules!r:.60}")
+    out = set()
+    for r in rules:
+        if not isinstance(r, str) or r not in WEAPON_RULES:
+            raise InputError(f"unknown weapon rule {r!r:.60} on {what}: use {', '.join(WEAPON_RULES)}")
+        out.add(r)
+    modes = [m for m in FIRE_MODES if m in out]
+    if len(modes) > 1:
+        raise InputError(f"{what} is both {' and '.join(modes)}: a weapon has one type (rapid-fire, heavy or salvo)")
+    return tuple(sorted(out))
+
+
 def check_feel_no_pain(value: object, what: str = "feel no pain") -> int | None:
     """None or a Feel No Pain roll X (for X+) from 2 to 6."""
     if value is None:
