@@ -270,16 +270,23 @@ DAMAGE = {1: "crew shaken", 2: "crew shaken", 3: "crew shaken", 4: "crew stunned
 
 def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int, bs: int, strength: int,
                 ap: int | None, armour: int, hull: int, rules: set[str], cover: int | None = None,
-                open_topped: bool = False) -> tuple:
+                open_topped: bool = False, half: bool = False) -> tuple:
     """Shots at a vehicle, die by die: hit dice, then for each hit in turn a
     penetration d6 (+D3 on a 6 with Rending) + S against the armour (equal:
     glancing, higher: penetrating), a cover save, one Hull Point lost, and for a
     penetrating hit a damage d6 + 2 (AP1) / + 1 (AP2) / + 1 (open-topped).
+    Melta within half range (``half``) and Armourbane roll a second
+    penetration d6; Lance reads an armour above 12 as 12.
     Returns (hull points left, statuses or fate)."""
     n_hits = sum(sim_hit_rules(chance, bs, False, rules) for _ in range(shots))
     statuses: set[str] = set()
+    if "lance" in rules and armour > 12:
+        armour = 12
+    two_dice = "armourbane" in rules or ("melta" in rules and half)
     for _ in range(n_hits):
         face = roll()
+        if two_dice:
+            face += roll()
         total = face + strength + ((roll() + 1) // 2 if face == 6 and rules & {"rending", "sniper"} else 0)
         if total < armour:
             continue

@@ -200,7 +200,9 @@ def test_feel_no_pain_out_of_range_is_refused(fnp: int) -> None:
 
 
 # ---------------------------------------------------------------- vehicles
-from exactodds.rules.wh40k6.vehicles import Vehicle, shoot_vehicle  # noqa: E402
+from dataclasses import replace  # noqa: E402
+
+from exactodds.rules.wh40k6.vehicles import Vehicle, penetration_result, shoot_vehicle  # noqa: E402
 from tests.test_wh40k6_brute import sim_vehicle  # noqa: E402
 
 
@@ -223,6 +225,42 @@ def test_vehicles_match_the_simulator(shots, bs, strength, ap, armour, hull, rul
     got = dict(run.final.map(lambda s: (s.hull_points, s.fate or s.statuses)).to_fractions())
     want = tree(lambda roll, chance: sim_vehicle(roll, chance, shots, bs, strength, ap, armour, hull, set(rules),
                                                  cover, open_topped))
+    assert got == want
+
+
+def test_melta_at_half_range_penetrates_armour_12_at_strength_8_five_times_in_six() -> None:
+    # 2D6 + 8 > 12 unless 2D6 <= 4 (6 of 36 pairs); 2D6 = 4 glances (3 pairs)
+    melta = Shooting(shots=1, strength=8, weapon_type="no-bs", rules=("melta",), range="half")
+    got = dict(penetration_result(melta, 12).to_fractions())
+    assert got == {"penetrating": F(5, 6), "glancing": F(1, 12), "none": F(1, 12)}
+    assert penetration_result(replace(melta, range="full"), 12).pmf("penetrating") == F(1, 3)
+    assert penetration_result(replace(melta, range=None, rules=("armourbane",)), 12).pmf("penetrating") == F(5, 6)
+    # Lance: armour 14 counts as 12, so S 8 penetrates on 5 or 6 and glances on 4
+    lance = replace(melta, range=None, rules=("lance",))
+    assert dict(penetration_result(lance, 14).to_fractions()) == \
+        dict(penetration_result(replace(lance, rules=()), 12).to_fractions())
+    assert penetration_result(lance, 11).pmf("penetrating") == F(1, 2)  # 11 stays 11
+
+
+def test_rending_with_two_penetration_dice_is_refused() -> None:
+    with pytest.raises(InputError, match="not modelled"):
+        penetration_result(Shooting(shots=1, strength=8, weapon_type="no-bs", rules=("armourbane", "rending")), 12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2), st.integers(2, 5), st.integers(3, 9), st.one_of(st.none(), st.integers(1, 3)),
+       st.integers(10, 14), st.integers(1, 3),
+       st.sets(st.sampled_from(["melta", "armourbane", "lance", "twin-linked", "ignores-cover"])),
+       st.one_of(st.none(), st.integers(4, 6)), st.booleans())
+def test_melta_lance_armourbane_match_the_simulator(shots, bs, strength, ap, armour, hull, rules, cover,
+                                                   half) -> None:
+    vehicle = Vehicle(armour, 10, 10, hull, cover=cover)
+    attack = Shooting(shots=shots, strength=strength, bs=bs, ap=ap, rules=tuple(sorted(rules)),
+                      range="half" if half else "full")
+    run = shoot_vehicle(attack, vehicle, "front")
+    got = dict(run.final.map(lambda s: (s.hull_points, s.fate or s.statuses)).to_fractions())
+    want = tree(lambda roll, chance: sim_vehicle(roll, chance, shots, bs, strength, ap, armour, hull, set(rules),
+                                                 cover, False, half))
     assert got == want
 
 

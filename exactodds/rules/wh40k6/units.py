@@ -145,7 +145,7 @@ class Weapon:
         (a weapon that places its hits fires one template or marker per model,
         ``shots`` models hit each)."""
         placed = self.weapon_type != "normal"
-        rng = range if "rapid-fire" in self.rules else None
+        rng = range if {"rapid-fire", "melta"} & set(self.rules) else None
         if "rapid-fire" in self.rules and rng is None:
             rng = "full"
         return Shooting(shots=models if self.random_shots is not None else models * self.shots,
