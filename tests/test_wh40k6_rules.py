@@ -159,6 +159,10 @@ def test_rapid_fire_heavy_salvo_relentless() -> None:
     assert n_shots(shots=3, rules=("rapid-fire",), range="full") == {3: 1}
     assert n_shots(shots=4, rules=("salvo",), moved=True) == {2: 1}
     assert n_shots(shots=4, rules=("salvo", "relentless"), moved=True) == {4: 1}
+    # Salvo 2/4 as the rulebook writes it: shots counts the firing models
+    assert n_shots(shots=3, salvo=(2, 4), moved=True) == {6: 1}
+    assert n_shots(shots=3, salvo=(2, 4)) == {12: 1}
+    assert n_shots(shots=3, salvo="2/4", rules=("relentless",), moved=True) == {12: 1}
     # heavy after moving: snap shots (6 to hit)
     assert hits(Shooting(shots=1, strength=4, bs=4, rules=("heavy",), moved=True)).pmf(1) == F(1, 6)
     assert hits(Shooting(shots=1, strength=4, bs=4, rules=("heavy", "relentless"), moved=True)).pmf(1) == F(2, 3)
@@ -184,6 +188,9 @@ def test_wounds_left_and_focus_fire_none() -> None:
     (dict(rules=("laser",)), "rules: 'laser' is not one of"),
     (dict(rules=("rapid-fire",)), "rapid-fire needs range"),
     (dict(rules=("heavy", "salvo")), "one type"),
+    (dict(rules=("salvo",), salvo=(2, 4)), "one type"),
+    (dict(salvo="4/2"), "lower \\(after moving\\) first"),
+    (dict(salvo="2/4", random_shots="D6"), "cannot go with salvo"),
     (dict(random_shots="D7+"), "D3, D6, 2D6 or D6\\+1"),
     (dict(random_shots="0D6"), "D3, D6, 2D6 or D6\\+1"),
     (dict(rules=("twin-linked",), master_crafted=1), "at most once"),

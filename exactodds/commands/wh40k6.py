@@ -37,7 +37,7 @@ def _if_hot(name: str, fact: Any) -> tuple[str, Any]:
     return name, lambda p, *_: fact(p) if p.gets_hot() else OMIT
 
 
-WEAPON = tuple(_given(n) for n in ("rules", "poisoned", "random_shots", "moved", "range"))
+WEAPON = tuple(_given(n) for n in ("rules", "poisoned", "random_shots", "salvo", "moved", "range"))
 """The weapon's rules and the turn, shown when given."""
 FIRERS = (_if_hot("firers", lambda p: p.firing_models()), _if_hot("firer_wounds", lambda p: p.wounds_each()),
           *(_given(n) for n in ("firer_save", "firer_invulnerable", "firer_feel_no_pain")))
