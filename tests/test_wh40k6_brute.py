@@ -303,6 +303,35 @@ def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int
     return hull, tuple(sorted(statuses))
 
 
+def sim_fleet_p_reach(distance: int, dice: int, keep: str) -> Fraction:
+    """P(a Fleet charge reaches ``distance``), by brute force: every ordered first
+    roll of ``dice`` d6 (the distance: all added, or the two ``"highest"`` /
+    ``"lowest"``); one short of it tries every set of die positions to reroll
+    (each reroll enumerated face by face) and keeps the best chance."""
+    from itertools import product
+
+    def distance_of(faces: tuple[int, ...]) -> int:
+        ordered = sorted(faces)
+        return sum(ordered) if keep == "all" else sum(ordered[-2:] if keep == "highest" else ordered[:2])
+
+    total = Fraction(0)
+    for first in product(range(1, 7), repeat=dice):
+        if distance_of(first) >= distance:
+            total += Fraction(1, 6 ** dice)
+            continue
+        best = Fraction(0)
+        for mask in product((False, True), repeat=dice):
+            k = sum(mask)
+            reach = 0
+            for new in product(range(1, 7), repeat=k):
+                it = iter(new)
+                faces = tuple(next(it) if m else f for f, m in zip(first, mask))
+                reach += distance_of(faces) >= distance
+            best = max(best, Fraction(reach, 6 ** k))
+        total += best / 6 ** dice
+    return total
+
+
 def sim_die_chance(chance: Callable[..., bool], expr: tuple[int, int, int]) -> int:
     """(dice, sides, plus) rolled with ``chance`` alone: each die is 1 with
     chance 1/sides, else 2 with 1/(sides - 1), and so on."""

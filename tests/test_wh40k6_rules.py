@@ -278,3 +278,32 @@ def test_bad_vehicles_are_refused(kw: dict, words: str) -> None:
     values = dict(front=11, side=11, rear=10, hull_points=3) | kw
     with pytest.raises(InputError, match=words):
         Vehicle(**values)
+
+
+# ---------------------------------------------------------------- Fleet
+from exactodds.rules.wh40k6.assault import fleet_decisions, p_charge  # noqa: E402
+from tests.test_wh40k6_brute import sim_fleet_p_reach  # noqa: E402
+
+
+def test_fleet_rerolls_the_best_dice_at_9_inches() -> None:
+    assert p_charge(9, fleet=True) == F(41, 72)
+    # rerolling the whole 2D6 when short would give 5/18 + 13/18 x 5/18
+    assert F(5, 18) + F(13, 18) * F(5, 18) == F(155, 324) < F(41, 72)
+    rows = {r.first_roll: r for r in fleet_decisions(9)}
+    assert rows[(3, 4)].reroll == (3,) and rows[(3, 4)].p_reach == F(1, 3)  # keep the 4: a 5 or 6
+    assert rows[(1, 2)].reroll == (1, 2) and rows[(1, 2)].p_reach == F(10, 36)
+    assert rows[(4, 5)].reroll == () and rows[(4, 5)].p_reach == 1
+
+
+def test_fleet_at_8_inches_by_hand() -> None:
+    # short rolls by their higher die b: b <= 3 reroll both (15/36), else keep b: (b - 1)/6;
+    # ordered pairs short of 8: 9 with b <= 3, 6 with b = 4, 4 with b = 5, 2 with b = 6
+    by_hand = F(15, 36) + (9 * F(15, 36) + 6 * F(3, 6) + 4 * F(4, 6) + 2 * F(5, 6)) / 36
+    assert p_charge(8, fleet=True) == by_hand == F(313, 432)
+
+
+@pytest.mark.parametrize("method, keep", [("2d6", "all"), ("3d6kh2", "highest"), ("3d6kl2", "lowest")])
+def test_fleet_matches_the_brute_force_choice(method: str, keep: str) -> None:
+    dice = 2 if method == "2d6" else 3
+    for distance in range(0, 14):
+        assert p_charge(distance, (method,), fleet=True) == sim_fleet_p_reach(distance, dice, keep)
