@@ -15,10 +15,10 @@ cost of one single-state step), equal states merged after each step.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ..allocation import UnitState, alive_per_line as count_alive
@@ -259,3 +259,37 @@ def fire(firer: Unit, target: Unit, focus_fire: int | str | None = None, order: 
     """Run one shooting attack of every weapon of ``firer`` at a fresh
     ``target``; each stage is the target's state after one weapon group."""
     return fire_pipeline(firer, target, None, order, focus_fire, snap, moved, range).run(start_state(target))
+
+
+# --------------------------------------------------------------------------- pinning
+
+PINNING = "pinning"
+
+
+class Pinning(NamedTuple):
+    """A state of a shooting attack (the target's, or :class:`Sides`) and whether
+    a pinning weapon has inflicted an unsaved wound on the target so far."""
+
+    state: Any
+    wounded: bool = False
+
+
+def pinning_labels(unit: Unit, alive: Sequence[int] | None = None) -> set[str]:
+    """The labels of ``unit``'s weapon groups (with ``alive`` models per line) whose weapon has Pinning."""
+    return {g.label for g in weapon_groups(unit, alive) if PINNING in g.weapon.rules}
+
+
+def track_pinning(pipe: Pipeline, labels: set[str], unsaved: Callable[[Any], int]) -> Pipeline:
+    """``pipe``'s steps on :class:`Pinning` states: a step named in ``labels`` (a
+    group whose weapon has Pinning) marks the outcomes where it raised the
+    target's unsaved-wound counter (``unsaved(state)``). Cost: each step once per
+    distinct (state, mark) (its own kernels memoise per state)."""
+    def tracked(step: Step) -> Step:
+        pins = step.name in labels
+
+        def kernel(p: Pinning) -> Dist:
+            before = unsaved(p.state)
+            return step.apply(Dist.constant(p.state)).map(
+                lambda s: Pinning(s, p.wounded or (pins and unsaved(s) > before)))
+        return Step.kernel(step.name, kernel, step.doc)
+    return Pipeline(tuple(tracked(step) for step in pipe))

@@ -43,6 +43,7 @@ MODEL_RULES: dict[str, str] = {
     "hatred": "reroll failed to-hit rolls in the first fight round (the fight of a charge)",
     "fearless": "passes morale tests automatically, so never falls back from a fight",
     "stubborn": "takes morale tests without negative modifiers",
+    "and-they-shall-know-no-fear": "regroups automatically",
 }
 """The close-combat and morale rules a model line of a unit file may have
 (``rules = [...]``); Fleet is a property of the charge roll (the charge command)."""
