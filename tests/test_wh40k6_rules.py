@@ -307,3 +307,56 @@ def test_fleet_matches_the_brute_force_choice(method: str, keep: str) -> None:
     dice = 2 if method == "2d6" else 3
     for distance in range(0, 14):
         assert p_charge(distance, (method,), fleet=True) == sim_fleet_p_reach(distance, dice, keep)
+
+
+# ---------------------------------------------------------------- Pinning
+from exactodds.rules.wh40k6 import Melee  # noqa: E402
+from exactodds.rules.wh40k6.attack import shooting_attack  # noqa: E402
+from exactodds.rules.wh40k6.inputs import OverwatchAttack, ShootingAttack  # noqa: E402
+from tests.test_wh40k6_brute import two_d6_pass_pairs  # noqa: E402
+
+
+def sim_pinned(roll, chance, sim: list[dict], lds: list[int], fearless: bool, **attack) -> bool:  # noqa: ANN001, ANN003
+    """The shooting attack die by die, then the pinning test: at least one unsaved
+    wound and a model in play, not Fearless; 2D6 at the highest Leadership in play."""
+    _, _, unsaved, _, left = sim_shoot_rules(roll, chance, sim, focus=None, **attack)
+    alive = [ld for ld, w in zip(lds, left) if w > 0]
+    if not unsaved or not alive or fearless:
+        return False
+    return not chance(two_d6_pass_pairs(max(alive)), 36)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 2), st.integers(1, 2), st.sampled_from([None, 4, 6]), st.integers(5, 10)),
+                min_size=1, max_size=2),
+       st.integers(0, 3), st.integers(2, 5), st.integers(3, 6), st.one_of(st.none(), st.integers(3, 5)),
+       st.booleans())
+def test_pinning_matches_the_dice_by_dice_simulator(lines, shots, bs, strength, ap, fearless) -> None:
+    models, sim, lds = [], [], []
+    for j, (count, wounds, save, ld) in enumerate(lines):
+        rules = ("fearless",) if fearless else ()
+        models.append(Model(toughness=4, wounds=wounds, name=f"L{j}", count=count, save=save, rules=rules,
+                            melee=Melee(ws=4, initiative=4, attacks=1, strength=4, leadership=ld)))
+        for _ in range(count):
+            sim.append(dict(t=4, w=wounds, save=save, cover=None, inv=None, fnp=None, ew=False, line=f"L{j}",
+                            left=wounds))
+            lds.append(ld)
+    unit = Unit(tuple(models), "random")
+    attack = ShootingAttack(shots=shots, strength=strength, bs=bs, ap=ap, rules=("pinning",))
+    got = shooting_attack(attack, unit).extras["p_pinned"]
+    want = tree(lambda roll, chance: sim_pinned(roll, chance, sim, lds, fearless, shots=shots, bs=bs, snap=False,
+                                                strength=strength, ap=ap, rules=set()))
+    assert got == want.get(True, 0)
+
+
+def test_pinning_by_hand_and_not_in_overwatch() -> None:
+    # one S4 AP- shot at BS 4 on a T4 model with no save: 2/3 x 1/2 = 1/3 unsaved;
+    # Ld 7 fails on 2D6 of 8 or more: 15/36
+    orks = Unit((Model(toughness=4, wounds=1, count=2,
+                       melee=Melee(ws=4, initiative=2, attacks=2, strength=3, leadership=7)),), "orks")
+    shot = dict(shots=1, strength=4, bs=4, rules=("pinning",))
+    assert shooting_attack(ShootingAttack(**shot), orks).extras["p_pinned"] == F(1, 3) * F(15, 36)
+    assert "p_pinned" not in shooting_attack(OverwatchAttack(**shot), orks).extras
+    assert "p_pinned" not in shooting_attack(ShootingAttack(shots=1, strength=4, bs=4), orks).extras
+    with pytest.raises(InputError, match="leadership"):
+        shooting_attack(ShootingAttack(**shot), Unit((Model(toughness=4, wounds=1),), "no ld"))

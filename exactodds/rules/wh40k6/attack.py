@@ -27,7 +27,7 @@ from .casualties import start_state
 from .firing import (
     PINNING, Pinning, Sides, fire_both_pipeline, fire_pipeline, gets_hot_unit, pinning_labels, track_pinning,
 )
-from .morale import p_pinned
+from .morale import leadership_in_play, p_pinned
 from .inputs import Firing, OverwatchAttack, Shooting, ShootingAttack, UnitFire, Volley
 from .shooting import HITS, UNSAVED, WOUNDS, hits, overwatch_attack, shoot, stage_counts
 from .units import Unit
@@ -111,6 +111,7 @@ def shooting_attack(a: ShootingAttack, target: Unit | Vehicle) -> Attacked:
     stages = stage_counts(run)
     extras: dict[str, Any] = {"mean_hits": stages[HITS].mean(), "mean_wounds": stages[WOUNDS].mean()}
     if PINNING in attack.rules and not overwatch:  # Overwatch causes no pinning test
+        leadership_in_play(target, start_state(target), "a pinning test")  # refuse a unit with no Leadership
         extras["p_pinned"] = p_pinned(target, run[UNSAVED].map(lambda s: (s, s.unsaved > 0)))
     if gets_hot(attack):
         lost = joint.map(lambda x: x[1])
@@ -191,6 +192,7 @@ def _run_pinning(pipe: Pipeline, start: Any, target: Unit, pins: set[str],
     :func:`~.firing.track_pinning`."""
     if not pins:
         return pipe.run(start), None
+    leadership_in_play(target, start_state(target), "a pinning test")  # refuse a unit with no Leadership
     tracked = track_pinning(pipe, pins, lambda s: target_of(s).unsaved).run(Pinning(start))
     run = Run(tracked.final.map(lambda p: p.state), {name: d.map(lambda p: p.state) for name, d in
                                                       tracked.stages.items()})
