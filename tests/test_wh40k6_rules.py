@@ -360,3 +360,24 @@ def test_pinning_by_hand_and_not_in_overwatch() -> None:
     assert "p_pinned" not in shooting_attack(ShootingAttack(shots=1, strength=4, bs=4), orks).extras
     with pytest.raises(InputError, match="leadership"):
         shooting_attack(ShootingAttack(**shot), Unit((Model(toughness=4, wounds=1),), "no ld"))
+
+
+# ---------------------------------------------------------------- Salvo X/Y from unit files, Relentless models
+def test_salvo_from_a_unit_file_and_relentless_models(tmp_path) -> None:  # noqa: ANN001
+    from exactodds.profiles.wh40k6 import load_unit
+    from exactodds.rules.wh40k6.attack import unit_fire
+    from exactodds.rules.wh40k6.inputs import UnitFire
+    path = tmp_path / "u.toml"
+    path.write_text('[[models]]\nname = "walker"\ntoughness = 4\nwounds = 1\nbs = 4\nweapon = "gun"\n'
+                    'rules = ["relentless"]\n[[models]]\nname = "plain"\ntoughness = 4\nwounds = 1\nbs = 4\n'
+                    'weapon = "gun"\n[weapons.gun]\nshots = "2/4"\nstrength = 4\n')
+    firer = load_unit(path)
+    target = Unit((Model(toughness=4, wounds=1, count=20),), "target")
+    # one hit and wound with no save: 2/3 x 1/2 = 1/3 a shot
+    moved = unit_fire(UnitFire(moved=True), firer, target)
+    assert moved.facts["groups"] == ["gun x1 (BS 4, relentless)", "gun x1 (BS 4)"]
+    assert moved.final.mean() == F(4 + 2, 3)  # the Relentless model fires 4, the other 2
+    assert unit_fire(UnitFire(), firer, target).final.mean() == F(4 + 4, 3)
+    path.write_text(path.read_text().replace('"2/4"', '"4/2"'))
+    with pytest.raises(InputError, match="lower \\(after moving\\) first"):
+        load_unit(path)

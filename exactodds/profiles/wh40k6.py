@@ -18,7 +18,7 @@ A unit file::
     eternal_warrior = true           # optional, default false: immune to Instant Death
     wounds_left = 1                  # optional: a model already wounded (1 to wounds)
     rules = ["furious-charge"]       # optional: furious-charge, rage, counter-attack, hatred,
-                                     #   fearless, stubborn
+                                     #   fearless, stubborn, relentless, and-they-shall-know-no-fear
     # close combat (required by `fight`; all or none of the first five):
     ws = 4
     initiative = 4

@@ -44,6 +44,7 @@ MODEL_RULES: dict[str, str] = {
     "fearless": "passes morale tests automatically, so never falls back from a fight",
     "stubborn": "takes morale tests without negative modifiers",
     "and-they-shall-know-no-fear": "regroups automatically",
+    "relentless": "fires Heavy and Salvo weapons as if stationary",
 }
 """The close-combat and morale rules a model line of a unit file may have
 (``rules = [...]``); Fleet is a property of the charge roll (the charge command)."""
