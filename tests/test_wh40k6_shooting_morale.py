@@ -25,7 +25,8 @@ from exactodds.rules.wh40k6.units import Weapon
 from tests.test_wh40k6_brute import BS, faces_at_least, tree, two_d6_pass_pairs, wound_needed
 
 
-def sim_volley(chance, shots: int, bs: int, snap: bool, strength: int, alive: int, save: int | None) -> int:  # noqa: ANN001
+def sim_volley(chance, shots: int, bs: int, snap: bool, strength: int, alive: int,  # noqa: ANN001
+               save: int | None) -> int:
     """Models removed from a unit of ``alive`` one-wound T4 models: hit, wound,
     then each wound on a model in play, saved on ``save``+ (no save rolled once
     none is left)."""

@@ -165,14 +165,14 @@ def unit_fire(f: UnitFire, attacker: Unit, target: Unit) -> Attacked:
                 for name, d in run.stages.items()}
         end = ends[pipe.names[-1]] if pipe.names else Dist.constant(FireEnd(0, 0))
         target_lost = end.map(lambda x: x.casualties)
-        extras = {"p_unit_destroyed": target_lost.pmf(target.size),
-                  "mean_casualties_after": {name: ends[name].map(lambda x: x.casualties).mean()
-                                            for name in pipe.names},
-                  "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
-                  "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
+        hot: dict[str, Any] = {"p_unit_destroyed": target_lost.pmf(target.size),
+                               "mean_casualties_after": {name: ends[name].map(lambda x: x.casualties).mean()
+                                                         for name in pipe.names},
+                               "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
+                               "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
         if pinned is not None:
-            extras["p_pinned"] = pinned
-        return Attacked(end, ends, extras, facts={"groups": pipe.names}, mean=target_lost.mean())
+            hot["p_pinned"] = pinned
+        return Attacked(end, ends, hot, facts={"groups": pipe.names}, mean=target_lost.mean())
     pipe = fire_pipeline(attacker, target, None, *turn)
     run, pinned = _run_pinning(pipe, start_state(target), target, pins, lambda s: s)
     stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}

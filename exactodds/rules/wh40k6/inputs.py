@@ -222,8 +222,8 @@ class Volley(Firing):
         if self.firers is None:
             return
         if self.counts_models() and self.firers != self.shots:
-            given = "{random_shots}" if self.random_shots is not None else "{salvo}"
-            raise ParamError("{firers} " + literal(f"{self.firers}") + " with " + given + ": the {shots} count the "
+            counting = "{random_shots}" if self.random_shots is not None else "{salvo}"
+            raise ParamError("{firers} " + literal(f"{self.firers}") + " with " + counting + ": the {shots} count the "
                              "firing models already; leave {firers} out or give the same number")
         if not self.counts_models() and self.shots % self.firers:
             raise ParamError("{shots} " + literal(f"{self.shots}") + " do not split evenly among {firers} "

@@ -68,7 +68,7 @@ def leadership_in_play(unit: Unit, state: UnitState, why: str = "a Leadership te
     """The highest Leadership among the models of ``unit`` in play in ``state``
     (from their close-combat profiles); InputError when none has one. O(models)."""
     models = unit.expanded()
-    values = [models[i].melee.leadership for i in state.alive() if models[i].melee is not None]
+    values = [melee.leadership for i in state.alive() if (melee := models[i].melee) is not None]
     if not values:
         raise InputError(f"{unit.name}: {why} needs its models' leadership (the close-combat profile: ws, "
                          "initiative, attacks, strength, leadership)")
