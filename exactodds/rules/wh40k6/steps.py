@@ -146,7 +146,9 @@ class Shoot:
         """A bound on the step's outcomes from one world: the firer's most shots
         x 2 + 1 (twice with a pinning or morale test)."""
         tests = 2 if self.morale or pinning_labels(units[self.unit]) else 1
-        return tests * (sum(g.weapon.shots * g.models * 2 for g in weapon_groups(units[self.unit])) + 1)
+        each = [(g.weapon.salvo[1] if g.weapon.salvo else g.weapon.shots, g.models)
+                for g in weapon_groups(units[self.unit])]
+        return tests * (sum(shots * models * 2 for shots, models in each) + 1)
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         firer, target = _unit(units, self.unit), _unit(units, self.target)
