@@ -279,7 +279,8 @@ class Charging(Params):
     distance: Fraction = param(Inches(), "Inches from the first charger to the enemy (e.g. 8 or 7.5).")
     roll: tuple[str, ...] = param(Many(Choice(tuple(CHARGE_ROLLS))), "Charge roll of the unit's models "
                                   "(repeatable; default 2d6). A unit mixing methods charges with the slowest.", ())
-    fleet: bool = param(Flag(), "Fleet: a charge roll short of the distance is rerolled once.", False)
+    fleet: bool = param(Flag(), "Fleet: a charge roll short of the distance rerolls one or both "
+                        "dice, the choice that best reaches it.", False)
 
     def methods(self) -> tuple[str, ...]:
         """The charge roll methods of the unit's models (2D6 when none is given)."""

@@ -26,7 +26,7 @@ WEAPON_RULES: dict[str, str] = {
     "ignores-cover": "no cover saves against this weapon",
     "rapid-fire": "two shots within half range, one beyond (a range is required)",
     "heavy": "snap shots if the unit moved",
-    "salvo": "half the shots if the unit moved",
+    "salvo": "half the shots if the unit moved (Salvo X/Y: give salvo X/Y instead)",
     "relentless": "ignores Heavy and Salvo",
     "gets-hot": "each final to-hit roll of 1 costs the firing model a wound (armour or invulnerable save)",
     "melta": "within half range (range half), armour penetration rolls 2D6 + S",
