@@ -270,16 +270,23 @@ DAMAGE = {1: "crew shaken", 2: "crew shaken", 3: "crew shaken", 4: "crew stunned
 
 def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int, bs: int, strength: int,
                 ap: int | None, armour: int, hull: int, rules: set[str], cover: int | None = None,
-                open_topped: bool = False) -> tuple:
+                open_topped: bool = False, half: bool = False) -> tuple:
     """Shots at a vehicle, die by die: hit dice, then for each hit in turn a
     penetration d6 (+D3 on a 6 with Rending) + S against the armour (equal:
     glancing, higher: penetrating), a cover save, one Hull Point lost, and for a
     penetrating hit a damage d6 + 2 (AP1) / + 1 (AP2) / + 1 (open-topped).
+    Melta within half range (``half``) and Armourbane roll a second
+    penetration d6; Lance reads an armour above 12 as 12.
     Returns (hull points left, statuses or fate)."""
     n_hits = sum(sim_hit_rules(chance, bs, False, rules) for _ in range(shots))
     statuses: set[str] = set()
+    if "lance" in rules and armour > 12:
+        armour = 12
+    two_dice = "armourbane" in rules or ("melta" in rules and half)
     for _ in range(n_hits):
         face = roll()
+        if two_dice:
+            face += roll()
         total = face + strength + ((roll() + 1) // 2 if face == 6 and rules & {"rending", "sniper"} else 0)
         if total < armour:
             continue
@@ -294,6 +301,35 @@ def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int
         if hull == 0:
             return 0, "wrecked"
     return hull, tuple(sorted(statuses))
+
+
+def sim_fleet_p_reach(distance: int, dice: int, keep: str) -> Fraction:
+    """P(a Fleet charge reaches ``distance``), by brute force: every ordered first
+    roll of ``dice`` d6 (the distance: all added, or the two ``"highest"`` /
+    ``"lowest"``); one short of it tries every set of die positions to reroll
+    (each reroll enumerated face by face) and keeps the best chance."""
+    from itertools import product
+
+    def distance_of(faces: tuple[int, ...]) -> int:
+        ordered = sorted(faces)
+        return sum(ordered) if keep == "all" else sum(ordered[-2:] if keep == "highest" else ordered[:2])
+
+    total = Fraction(0)
+    for first in product(range(1, 7), repeat=dice):
+        if distance_of(first) >= distance:
+            total += Fraction(1, 6 ** dice)
+            continue
+        best = Fraction(0)
+        for mask in product((False, True), repeat=dice):
+            k = sum(mask)
+            reach = 0
+            for new in product(range(1, 7), repeat=k):
+                it = iter(new)
+                faces = tuple(next(it) if m else f for f, m in zip(first, mask))
+                reach += distance_of(faces) >= distance
+            best = max(best, Fraction(reach, 6 ** k))
+        total += best / 6 ** dice
+    return total
 
 
 def sim_die_chance(chance: Callable[..., bool], expr: tuple[int, int, int]) -> int:

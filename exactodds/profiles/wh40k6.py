@@ -20,7 +20,7 @@ A unit file::
     eternal_warrior = true           # optional, default false: immune to Instant Death
     wounds_left = 1                  # optional: a model already wounded (1 to wounds)
     rules = ["furious-charge"]       # optional: furious-charge, rage, counter-attack, hatred,
-                                     #   fearless, stubborn
+                                     #   fearless, stubborn, relentless, and-they-shall-know-no-fear
     # close combat (required by `fight`; all or none of the first five):
     ws = 4
     initiative = 4
@@ -38,7 +38,8 @@ A unit file::
 
     [weapons.bolter]                 # one table per weapon named by a model line
     range = 24                       # optional, inches (out of range: no fire; rapid-fire: half)
-    shots = 1                        # per model (default 1); for template/blast: models hit
+    shots = 1                        # per model (default 1); for template/blast: models hit;
+                                     #   Salvo X/Y: "2/4" (2 shots each after moving, 4 stationary)
     strength = 4                     # required, 1-10
     ap = 5                           # optional (no AP when absent)
     type = "normal"                  # optional: normal, template, blast, artillery, no-bs
@@ -66,6 +67,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InputError
+from ..core.kinds import KindError
+from ..rules.kinds import parse_shot_pair
 from ..rules.wh40k6 import Melee, Model, Unit
 from . import dice_count, points
 from ..rules.wh40k6.traits import MODEL_RULES, WEAPON_RULES
@@ -158,9 +161,18 @@ def _weapon(name: str, w: object, path: Path) -> Weapon | MeleeWeapon:
     kind = optional(w, "type", str, path, where, default="normal")
     if kind not in WEAPON_TYPES:
         raise InputError(f"{path}: {where}.type = {kind!r:.40}: expected one of {', '.join(WEAPON_TYPES)}, melee")
+    count = between(1, 100)
+    shots = optional(w, "shots", (int, str), path, where, default=1,
+                     check=lambda v: count(v) if isinstance(v, int) else None)
+    salvo = None
+    if isinstance(shots, str):
+        try:
+            salvo, shots = parse_shot_pair(shots, f"{where}.shots (Salvo X/Y)"), 1
+        except KindError as e:
+            raise InputError(f"{path}: {e}") from None
     try:
         return Weapon(name=name, strength=require(w, "strength", int, path, where, check=between(1, 10)),
-                      shots=optional(w, "shots", int, path, where, default=1, check=between(1, 100)),
+                      shots=shots, salvo=salvo,
                       ap=optional(w, "ap", int, path, where, check=between(1, 6)), weapon_type=kind,
                       rules=tuple(rules), poisoned=_save(w, "poisoned", path, where, "a Poisoned roll"),
                       random_shots=optional(w, "random_shots", str, path, where),

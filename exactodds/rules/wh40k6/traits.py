@@ -26,9 +26,13 @@ WEAPON_RULES: dict[str, str] = {
     "ignores-cover": "no cover saves against this weapon",
     "rapid-fire": "two shots within half range, one beyond (a range is required)",
     "heavy": "snap shots if the unit moved",
-    "salvo": "half the shots if the unit moved",
+    "salvo": "half the shots if the unit moved (Salvo X/Y: give salvo X/Y instead)",
     "relentless": "ignores Heavy and Salvo",
     "gets-hot": "each final to-hit roll of 1 costs the firing model a wound (armour or invulnerable save)",
+    "melta": "within half range (range half), armour penetration rolls 2D6 + S",
+    "armourbane": "armour penetration rolls 2D6 + S at any range",
+    "lance": "armour values above 12 count as 12",
+    "pinning": "a unit it wounds (unsaved) tests Leadership or goes to ground",
 }
 """The weapon rules a shooting attack may have, and what each does."""
 
@@ -42,6 +46,7 @@ MODEL_RULES: dict[str, str] = {
     "hammer-of-wrath": "on the charge, one automatic hit at its unmodified Strength, no AP, at Initiative 10",
     "and-they-shall-know-no-fear": "regroups automatically; caught by a sweeping advance, its unit is not "
                                    "destroyed and fights on",
+    "relentless": "fires Heavy and Salvo weapons as if stationary",
 }
 """The close-combat and morale rules a model line of a unit file may have
 (``rules = [...]``); Fleet is a property of the charge roll (the charge command)."""
@@ -63,6 +68,20 @@ SNIPER_WOUNDS_ON = 4
 
 POISONED_DEFAULT = 4
 """Poisoned with no number given is Poisoned (4+)."""
+
+LANCE_ARMOUR = 12
+"""Lance: an Armour Value above 12 counts as 12."""
+
+
+def penetration_dice(rules: tuple[str, ...], range: str | None) -> int:
+    """The D6s an armour penetration roll adds to Strength: 2 with Armourbane, or
+    Melta within half range; else 1. O(1)."""
+    return 2 if "armourbane" in rules or ("melta" in rules and range == "half") else 1
+
+
+def armour_against(rules: tuple[str, ...], armour: int) -> int:
+    """The Armour Value a weapon penetrates against: above 12 counts as 12 with Lance. O(1)."""
+    return min(armour, LANCE_ARMOUR) if "lance" in rules else armour
 
 WOUND, RENDING, FAIL = "wound", "rending", "fail"
 

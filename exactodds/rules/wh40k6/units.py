@@ -163,8 +163,11 @@ class Weapon:
     poisoned: int | None = None
     random_shots: str | None = None
     range: int | None = None
+    salvo: tuple[int, int] | None = None
+    """Salvo X/Y: each model fires X shots after moving, Y when stationary (``shots`` unused)."""
     """Range in inches, when known: beyond it the weapon does not fire, and
-    within half of it a Rapid Fire weapon fires twice."""
+    within half of it a Rapid Fire weapon fires twice (a Melta weapon rolls
+    2D6 for armour penetration)."""
 
     def attack(self, models: int, bs: int | None, snap: bool = False, moved: bool = False,
                range: str | None = None) -> Shooting:
@@ -172,10 +175,11 @@ class Weapon:
         (a weapon that places its hits fires one template or marker per model,
         ``shots`` models hit each)."""
         placed = self.weapon_type != "normal"
-        rng = range if "rapid-fire" in self.rules else None
+        rng = range if {"rapid-fire", "melta"} & set(self.rules) else None
         if "rapid-fire" in self.rules and rng is None:
             rng = "full"
-        return Shooting(shots=models if self.random_shots is not None else models * self.shots,
+        per_model = self.random_shots is not None or self.salvo is not None
+        return Shooting(shots=models if per_model else models * self.shots, salvo=self.salvo,
                         strength=self.strength, bs=None if placed else bs, ap=self.ap,
                         snap=snap, weapon_type=self.weapon_type, rules=self.rules, poisoned=self.poisoned,
                         random_shots=self.random_shots, moved=moved, range=rng)
