@@ -150,7 +150,7 @@ def unit_fire(f: UnitFire, attacker: Unit, target: Unit) -> Attacked:
     turn = (f.order, f.focus_fire, f.snap, f.moved, f.range, f.distance)
     if gets_hot_unit(attacker):
         a0, t0 = start_state(attacker), start_state(target)
-        pipe = fire_both_pipeline(attacker, target, a0, *turn)
+        pipe = fire_both_pipeline(attacker, target, a0, *turn, casualties_only=True)
         run = pipe.run(Sides(t0, a0))
         ends = {name: d.map(lambda s: FireEnd(s.target.casualties(), s.firer.casualties() - a0.casualties()))
                 for name, d in run.stages.items()}
