@@ -370,19 +370,7 @@ class Dist(Generic[T]):
             terms += len(d._weights)
         if _meter.get() is not None:  # the multiply-adds below, counted when a work meter runs
             charge(terms, self._total.bit_length() + lcm.bit_length())
-        out: dict[Any, int] = {}
-        get = out.get
-        if join is None:
-            for w, d in parts:
-                scale = w * (lcm // d._total)
-                for y, v in d._weights.items():
-                    out[y] = get(y, 0) + scale * v
-        else:
-            for x, (w, d) in zip(self._weights, parts):
-                scale = w * (lcm // d._total)
-                for y, v in d._weights.items():
-                    z = join(x, y)
-                    out[z] = get(z, 0) + scale * v
+        out = _merge(parts, lcm) if join is None else _merge_joined(self._weights, parts, lcm, join)
         return Dist._make(out, self._total * lcm)
 
     def combine(self, other: Dist[U], op: Callable[[T, U], V]) -> Dist[V]:
@@ -572,3 +560,37 @@ def _add(x: Any, y: Any) -> Any:
 
 def _neg(x: Any) -> Any:
     return -x
+
+
+def _merge(parts: list[tuple[int, Dist[Any]]], lcm: int) -> dict[Any, int]:
+    """sum of ``w * (lcm / d.total) * d`` over ``parts`` as weights over one total,
+    equal outcomes added. The first part is copied in one comprehension; each
+    later outcome costs a membership test and one store (two hashes: cheaper
+    than ``dict.get``'s call). O(sum of the parts' sizes)."""
+    w, d = parts[0]
+    scale = w * (lcm // d._total)
+    out = {y: scale * v for y, v in d._weights.items()}
+    for w, d in parts[1:]:
+        scale = w * (lcm // d._total)
+        for y, v in d._weights.items():
+            if y in out:
+                out[y] += scale * v
+            else:
+                out[y] = scale * v
+    return out
+
+
+def _merge_joined(weights: dict[Any, int], parts: list[tuple[int, Dist[Any]]], lcm: int,
+                  join: Callable[[Any, Any], Any]) -> dict[Any, int]:
+    """As :func:`_merge`, each outcome ``y`` of the part of ``x`` stored as
+    ``join(x, y)``. O(sum of the parts' sizes) calls of ``join``."""
+    out: dict[Any, int] = {}
+    for x, (w, d) in zip(weights, parts):
+        scale = w * (lcm // d._total)
+        for y, v in d._weights.items():
+            z = join(x, y)
+            if z in out:
+                out[z] += scale * v
+            else:
+                out[z] = scale * v
+    return out
