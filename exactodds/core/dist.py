@@ -564,33 +564,36 @@ def _neg(x: Any) -> Any:
 
 def _merge(parts: list[tuple[int, Dist[Any]]], lcm: int) -> dict[Any, int]:
     """sum of ``w * (lcm / d.total) * d`` over ``parts`` as weights over one total,
-    equal outcomes added. The first part is copied in one comprehension; each
-    later outcome costs a membership test and one store (two hashes: cheaper
-    than ``dict.get``'s call). O(sum of the parts' sizes)."""
-    w, d = parts[0]
-    scale = w * (lcm // d._total)
-    out = {y: scale * v for y, v in d._weights.items()}
-    for w, d in parts[1:]:
+    equal outcomes added. Each sum is kept in a one-item list while merging, so
+    an outcome seen again costs one hash (``dict.get``), a new one two, and one
+    more at the end: outcomes such as worlds of unit states hash slowly.
+    O(sum of the parts' sizes)."""
+    cells: dict[Any, list[int]] = {}
+    get = cells.get
+    for w, d in parts:
         scale = w * (lcm // d._total)
         for y, v in d._weights.items():
-            if y in out:
-                out[y] += scale * v
+            c = get(y)
+            if c is None:
+                cells[y] = [scale * v]
             else:
-                out[y] = scale * v
-    return out
+                c[0] += scale * v
+    return {y: c[0] for y, c in cells.items()}
 
 
 def _merge_joined(weights: dict[Any, int], parts: list[tuple[int, Dist[Any]]], lcm: int,
                   join: Callable[[Any, Any], Any]) -> dict[Any, int]:
     """As :func:`_merge`, each outcome ``y`` of the part of ``x`` stored as
     ``join(x, y)``. O(sum of the parts' sizes) calls of ``join``."""
-    out: dict[Any, int] = {}
+    cells: dict[Any, list[int]] = {}
+    get = cells.get
     for x, (w, d) in zip(weights, parts):
         scale = w * (lcm // d._total)
         for y, v in d._weights.items():
             z = join(x, y)
-            if z in out:
-                out[z] += scale * v
+            c = get(z)
+            if c is None:
+                cells[z] = [scale * v]
             else:
-                out[z] = scale * v
-    return out
+                c[0] += scale * v
+    return {z: c[0] for z, c in cells.items()}
