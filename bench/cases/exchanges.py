@@ -7,10 +7,17 @@
   rounds of combat with morale and sweeping advance;
 - (iii) two units shoot the same Orks for five turns;
 
-and what a user does instead of (ii): a numpy Monte Carlo of the same assault
-run until the standard error of P(Marines destroyed) is 1e-3 (about 70,000
-assaults). Its time over the exact answer's is reported (no bound). No peer
-library answers these questions.
+- larger engagements (``bench/scenarios/``, ``bench/units/``): thirty Orks
+  charge the ten Marines (5 rounds) or twenty Guardsmen (3 rounds), forty
+  Orks charge twenty Guardsmen (5 rounds); a Legion Tactical Squad and a
+  Heavy Support Squad exchange fire for twenty turns (Horus Heresy);
+  ``40k6 fire`` with three Gets Hot groups of six 3-Wound models;
+
+and what a user does instead of each assault: a numpy Monte Carlo of the same
+assault (:mod:`.monte_carlo`) run until the standard error of P(defender
+destroyed) is 1e-3 (70,000 to 250,000 assaults), timed with its calls
+alternating with the exact case's. Its time over the exact answer's is
+reported (no bound). No peer library answers these questions.
 """
 
 from __future__ import annotations
@@ -85,7 +92,7 @@ def larger_cases() -> list[Case]:
                         "on P(defender destroyed)",
                         compute=lambda o=orks, d=defender, r=rounds: monte_carlo.monte_carlo_assault(o, d, r),
                         canon=mc_answer, targets=[relative(f"h.{name}", 1e9, "reported: Monte Carlo time / exact time")],
-                        note=f"what a user does instead of h.{name}"))
+                        note=f"what a user does instead of h.{name}", paired=f"h.{name}"))
     out.append(Case("h.hh3_20_turns", "h", "Horus Heresy: tacticals and heavies exchange fire for 20 turns",
                     compute=lambda: scenario_end("hh3_20_turns"), canon=lambda d: dist_answer(d, world_key),
                     targets=[under(30.0)]))
@@ -108,5 +115,6 @@ def cases(quick: bool = False) -> list[Case]:
         Case("h.assault_monte_carlo", "h", "numpy Monte Carlo of h.assault to a standard error of 1e-3 on "
              "P(Marines destroyed)", compute=monte_carlo_assault, canon=mc_answer,
              targets=[relative("h.assault", 1e9, "reported: Monte Carlo time / exact time")],
-             note="what a user does instead of h.assault; its time over the exact answer's is the ratio"),
+             note="what a user does instead of h.assault; its time over the exact answer's is the ratio",
+             paired="h.assault"),
     ]

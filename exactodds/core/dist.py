@@ -370,7 +370,19 @@ class Dist(Generic[T]):
             terms += len(d._weights)
         if _meter.get() is not None:  # the multiply-adds below, counted when a work meter runs
             charge(terms, self._total.bit_length() + lcm.bit_length())
-        out = _merge(parts, lcm) if join is None else _merge_joined(self._weights, parts, lcm, join)
+        out: dict[Any, int] = {}
+        get = out.get
+        if join is None:
+            for w, d in parts:
+                scale = w * (lcm // d._total)
+                for y, v in d._weights.items():
+                    out[y] = get(y, 0) + scale * v
+        else:
+            for x, (w, d) in zip(self._weights, parts):
+                scale = w * (lcm // d._total)
+                for y, v in d._weights.items():
+                    z = join(x, y)
+                    out[z] = get(z, 0) + scale * v
         return Dist._make(out, self._total * lcm)
 
     def combine(self, other: Dist[U], op: Callable[[T, U], V]) -> Dist[V]:
@@ -560,40 +572,3 @@ def _add(x: Any, y: Any) -> Any:
 
 def _neg(x: Any) -> Any:
     return -x
-
-
-def _merge(parts: list[tuple[int, Dist[Any]]], lcm: int) -> dict[Any, int]:
-    """sum of ``w * (lcm / d.total) * d`` over ``parts`` as weights over one total,
-    equal outcomes added. Each sum is kept in a one-item list while merging, so
-    an outcome seen again costs one hash (``dict.get``), a new one two, and one
-    more at the end: outcomes such as worlds of unit states hash slowly.
-    O(sum of the parts' sizes)."""
-    cells: dict[Any, list[int]] = {}
-    get = cells.get
-    for w, d in parts:
-        scale = w * (lcm // d._total)
-        for y, v in d._weights.items():
-            c = get(y)
-            if c is None:
-                cells[y] = [scale * v]
-            else:
-                c[0] += scale * v
-    return {y: c[0] for y, c in cells.items()}
-
-
-def _merge_joined(weights: dict[Any, int], parts: list[tuple[int, Dist[Any]]], lcm: int,
-                  join: Callable[[Any, Any], Any]) -> dict[Any, int]:
-    """As :func:`_merge`, each outcome ``y`` of the part of ``x`` stored as
-    ``join(x, y)``. O(sum of the parts' sizes) calls of ``join``."""
-    cells: dict[Any, list[int]] = {}
-    get = cells.get
-    for x, (w, d) in zip(weights, parts):
-        scale = w * (lcm // d._total)
-        for y, v in d._weights.items():
-            z = join(x, y)
-            c = get(z)
-            if c is None:
-                cells[z] = [scale * v]
-            else:
-                c[0] += scale * v
-    return {z: c[0] for z, c in cells.items()}

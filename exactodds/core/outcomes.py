@@ -16,7 +16,11 @@ def _reduce(weights: dict[H, int], total: int) -> tuple[dict[H, int], int]:
     """Divide all weights and the total by their gcd. O(k) for k outcomes."""
     import math
 
-    g = math.gcd(total, *weights.values())  # one C loop over the weights
+    g = total
+    for w in weights.values():
+        g = math.gcd(g, w)
+        if g == 1:
+            return weights, total
     if g > 1:
         weights = {x: w // g for x, w in weights.items()}
         total //= g

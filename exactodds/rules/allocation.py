@@ -73,15 +73,6 @@ class UnitState:
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined,no-any-return]
 
-    def __eq__(self, other: object) -> bool:
-        # a dict compares keys of equal hash: the cached hashes first, no tuples built. O(models)
-        if self is other:
-            return True
-        if other.__class__ is not UnitState:
-            return NotImplemented
-        return (self._hash == other._hash and self.wounds == other.wounds  # type: ignore[attr-defined]
-                and self.unsaved == other.unsaved and self.marked == other.marked)
-
     @classmethod
     def fresh(cls, models: Sequence[AllocModel]) -> UnitState:
         """Every model at full wounds."""

@@ -37,17 +37,9 @@ def _engagement(w: World, a: int, d: int) -> Engagement:
 
 
 def _write(w: World, a: int, d: int, e: Engagement) -> World:
-    # once per outcome of every assault or fight step: the two-unit world is built
-    # directly (no lists), the others through lists. O(units)
-    att, dfd = cleared(e.attacker), cleared(e.defender)
-    sa = CHARGING if e.just_charged else e.attacker_status
-    if len(w.units) == 2 and a != d:
-        if a == 0:
-            return World((att, dfd), (sa, e.defender_status))
-        return World((dfd, att), (e.defender_status, sa))
     units, statuses = list(w.units), list(w.statuses)
-    units[a], units[d] = att, dfd
-    statuses[a], statuses[d] = sa, e.defender_status
+    units[a], units[d] = cleared(e.attacker), cleared(e.defender)
+    statuses[a], statuses[d] = CHARGING if e.just_charged else e.attacker_status, e.defender_status
     return World(tuple(units), tuple(statuses))
 
 
