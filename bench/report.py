@@ -401,6 +401,17 @@ need the round's kernels to merge their outcomes before they are written
 into worlds (for instance the morale and sweeping-advance statuses before
 the join), which is in the fight modules, not in the merging.
 
+## The calculator page
+
+The [calculator](calculator.md) runs exactodds in the browser (Pyodide, in a Web
+Worker, started from a memory snapshot of Python with exactodds imported). Its browser
+test measures the time to the first answer with an empty cache: 2.8 to 4.3 s on this
+2-core machine shared with other work (load average 7 to 9; 8 to 11 s when Python starts
+afresh); the page's own thread runs no task over 200 ms while Python starts or
+while it answers (the test checks it, with a 500 ms bound when the machine runs more than
+twice as many processes as it has cores). See the calculator page for what it loads and
+when.
+
 ## How cost grows
 
 {curves}

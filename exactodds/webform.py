@@ -392,13 +392,38 @@ def answer_data(answer: Answer) -> dict[str, Any]:
             gaps.append({"where": shown.where, "count": shown.count, "text": shown.text()})
         else:
             window.append(index.get(id(shown[0]), next(i for i, (x, _) in enumerate(items) if x == shown[0])))
+    marginals = _marginals(items)
+    if marginals:
+        for row, (x, _) in zip(rows, items):
+            row["parts"] = [outcome_label(v) for v in x]
     extras = [[name, figure_text(v) if isinstance(v, (int, Fraction)) and not isinstance(v, bool)
                else json.dumps(jsonable(v))] for name, v in answer.extras.items()]
     return {"rows": rows, "numeric": numeric, "window": window, "gaps": gaps,
             "mean": None if answer.mean is None else _exact(answer.mean),
             "mean_float": None if answer.mean is None else float(answer.mean),
             "mean_text": None if answer.mean is None else figure_text(answer.mean),
-            "extras": extras, "table": answer.to_table()}
+            "extras": extras, "table": answer.to_table(), "marginals": marginals}
+
+
+def _marginals(items: list[tuple[Any, Fraction]]) -> list[dict[str, Any]]:
+    """For outcomes with named fields (a scenario's end state: each unit's survivors and
+    status), each field's own distribution: ``[{"field": name, "numeric": bool, "rows":
+    [{"label", "p", "p_float", "decimal"}]}]`` (values in order); ``[]`` for other
+    outcomes. Cost: one pass over the outcomes per field (a Fraction sum each)."""
+    fields = getattr(items[0][0], "_fields", None) if items else None
+    if not fields or not all(getattr(x, "_fields", None) == fields for x, _ in items):
+        return []
+    out = []
+    for i, name in enumerate(fields):
+        sums: dict[Any, Fraction] = {}
+        for x, p in items:
+            sums[x[i]] = sums.get(x[i], Fraction(0)) + p
+        numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in sums)
+        values = sorted(sums) if numeric else list(sums)
+        out.append({"field": name, "numeric": numeric, "rows": [
+            {"label": outcome_label(v), "p": _exact(sums[v]), "p_float": float(sums[v]), "decimal": decimal(sums[v])}
+            for v in values]})
+    return out
 
 
 def _exact(p: Fraction) -> str:

@@ -270,16 +270,23 @@ DAMAGE = {1: "crew shaken", 2: "crew shaken", 3: "crew shaken", 4: "crew stunned
 
 def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int, bs: int, strength: int,
                 ap: int | None, armour: int, hull: int, rules: set[str], cover: int | None = None,
-                open_topped: bool = False) -> tuple:
+                open_topped: bool = False, half: bool = False) -> tuple:
     """Shots at a vehicle, die by die: hit dice, then for each hit in turn a
     penetration d6 (+D3 on a 6 with Rending) + S against the armour (equal:
     glancing, higher: penetrating), a cover save, one Hull Point lost, and for a
     penetrating hit a damage d6 + 2 (AP1) / + 1 (AP2) / + 1 (open-topped).
+    Melta within half range (``half``) and Armourbane roll a second
+    penetration d6; Lance reads an armour above 12 as 12.
     Returns (hull points left, statuses or fate)."""
     n_hits = sum(sim_hit_rules(chance, bs, False, rules) for _ in range(shots))
     statuses: set[str] = set()
+    if "lance" in rules and armour > 12:
+        armour = 12
+    two_dice = "armourbane" in rules or ("melta" in rules and half)
     for _ in range(n_hits):
         face = roll()
+        if two_dice:
+            face += roll()
         total = face + strength + ((roll() + 1) // 2 if face == 6 and rules & {"rending", "sniper"} else 0)
         if total < armour:
             continue
@@ -294,6 +301,35 @@ def sim_vehicle(roll: Callable[[], int], chance: Callable[..., bool], shots: int
         if hull == 0:
             return 0, "wrecked"
     return hull, tuple(sorted(statuses))
+
+
+def sim_fleet_p_reach(distance: int, dice: int, keep: str) -> Fraction:
+    """P(a Fleet charge reaches ``distance``), by brute force: every ordered first
+    roll of ``dice`` d6 (the distance: all added, or the two ``"highest"`` /
+    ``"lowest"``); one short of it tries every set of die positions to reroll
+    (each reroll enumerated face by face) and keeps the best chance."""
+    from itertools import product
+
+    def distance_of(faces: tuple[int, ...]) -> int:
+        ordered = sorted(faces)
+        return sum(ordered) if keep == "all" else sum(ordered[-2:] if keep == "highest" else ordered[:2])
+
+    total = Fraction(0)
+    for first in product(range(1, 7), repeat=dice):
+        if distance_of(first) >= distance:
+            total += Fraction(1, 6 ** dice)
+            continue
+        best = Fraction(0)
+        for mask in product((False, True), repeat=dice):
+            k = sum(mask)
+            reach = 0
+            for new in product(range(1, 7), repeat=k):
+                it = iter(new)
+                faces = tuple(next(it) if m else f for f, m in zip(first, mask))
+                reach += distance_of(faces) >= distance
+            best = max(best, Fraction(reach, 6 ** k))
+        total += best / 6 ** dice
+    return total
 
 
 def sim_die_chance(chance: Callable[..., bool], expr: tuple[int, int, int]) -> int:
@@ -324,26 +360,179 @@ def two_d6_pass_pairs(value: int) -> int:
     return sum(1 for x in range(1, 7) for y in range(1, 7) if x + y <= value or (x, y) == (1, 1))
 
 
-def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged: bool) -> tuple:
+def sim_fight(chance: Callable[..., bool], a: list[dict], d: list[dict], charged: bool, terrain: bool = False) -> tuple:
     """A whole fight sub-phase die by die: Initiative 10 to 1, both sides'
     attacks at a step from the models alive at its start, then allocation;
     combat result; the loser's morale test. Model dicts may carry ``rules``:
     furious-charge (+1 S charging), rage (+2 A charging instead of +1),
     counter-attack (+1 A when charged), hatred (reroll failed hits after a
-    charge), fearless (no test), stubborn (no negative modifier); and ``fnp``.
-    Returns (attacker survivors, defender survivors, who falls back)."""
+    charge), fearless (no test), stubborn (no negative modifier),
+    hammer-of-wrath; ``fnp``; close-combat weapons (see :func:`sim_profile`)
+    and ``grenades`` (assault grenades). ``terrain``: the attacker charged
+    through difficult terrain. Returns (attacker survivors, defender
+    survivors, who falls back)."""
     left = {"a": [m["w"] for m in a], "d": [m["w"] for m in d]}
-    unsaved = sim_blows(chance, a, d, charged, left)
+    unsaved = sim_blows(chance, a, d, charged, left, terrain)
     return sum(1 for w in left["a"] if w > 0), sum(1 for w in left["d"] if w > 0), \
         sim_loser_test(chance, a, d, left, unsaved)
 
 
+def sim_strength(mod: int | str, user: int) -> int:
+    """A close-combat weapon's Strength on a wielder of Strength ``user``, at most 10."""
+    if isinstance(mod, int):
+        return min(10, mod)
+    return min(10, {"user": user, "+1": user + 1, "+2": user + 2, "x2": 2 * user}[mod])
+
+
+def exact(process: Callable[[Callable[..., bool]], Any]) -> dict[Any, Fraction]:
+    """The exact distribution of a process that uses chance() only."""
+    return tree(lambda roll, chance: process(chance))
+
+
+def sim_pass_through(m: dict, ap: int | None, s: int) -> Fraction:
+    """P(a wound on model ``m`` gets past its save and Feel No Pain) (no cover in close combat)."""
+    sv = best_save(m, ap, cover_allowed=False)
+    p = Fraction(1) if sv is None else Fraction(sv - 1, 6)
+    instant_death = s >= 2 * m["t"] and not m.get("ew")
+    if m.get("fnp") and not instant_death:
+        p *= Fraction(m["fnp"] - 1, 6)
+    return p
+
+
+def sim_profile(m: dict, charging: bool, slowed: bool, bonus: int, p_hit: Fraction, t: int,
+                first: dict) -> dict:
+    """How a line strikes this round: i, s, ap, wound rules, poisoned, attacks
+    added, concussive. ``m["melee"]``: its weapons (dicts: name, s ("user",
+    "+1", "+2", "x2" or a number), ap, rules, optional cs/cap (Strength and AP
+    when charging), poisoned); ``m["uses"]``: the one it fights with, else the
+    one with most expected unsaved wounds on ``first`` (the closest target
+    model), the first in order on a tie. Multiplications before Furious Charge."""
+    rules = m.get("rules", ())
+    furious = 1 if charging and "furious-charge" in rules else 0
+    weapons = m.get("melee") or []
+    if not weapons:
+        return dict(i=1 if slowed else m["i"], s=min(10, m["s"] + furious), ap=m["ap"], rules=set(), poisoned=None,
+                    extra=0, conc=False)
+    names: list[str] = []
+    for w in weapons:
+        if w["name"] not in names:
+            names.append(w["name"])
+    if m.get("uses"):
+        names = [m["uses"]]
+    best, best_value = None, Fraction(-1)
+    for n in names:
+        w = next(x for x in weapons if x["name"] == n)
+        mod = w["cs"] if charging and w.get("cs") is not None else w["s"]
+        s = sim_strength(mod, m["s"]) + (furious if isinstance(mod, str) else 0)
+        s = min(10, s)
+        ap = w["cap"] if charging and w.get("cap") is not None else w.get("ap")
+        wr = set(w.get("rules", ()))
+        specialist = "specialist-weapon" in wr
+        extra = 1 if len(weapons) >= 2 and (not specialist or
+                                            sum("specialist-weapon" in x.get("rules", ()) for x in weapons) >= 2) else 0
+        prof = dict(i=1 if slowed or "unwieldy" in wr else m["i"], s=s, ap=ap, rules=wr & {"rending", "shred", "sniper"},
+                    poisoned=w.get("poisoned"), extra=extra, conc="concussive" in wr)
+        die = exact(lambda chance: sim_melee_wound(chance, prof, t))
+        value = (m["a"] + bonus + extra) * p_hit * (die.get("wound", 0) * sim_pass_through(first, ap, s)
+                                                    + die.get("rend", 0) * sim_pass_through(first, 2, s))
+        if value > best_value:
+            best, best_value = prof, value
+    assert best is not None
+    return best
+
+
+def sim_melee_wound(chance: Callable[..., bool], prof: dict, t: int) -> str:
+    """One close-combat to-wound die: the shooting rules, and Poisoned rerolls a
+    failure when the blow's Strength is higher than the Toughness."""
+    rules = set(prof["rules"])
+    if prof["poisoned"] is not None and prof["s"] > t:
+        rules.add("shred")
+    return sim_wound_rules(chance, prof["s"], t, rules, prof["poisoned"])
+
+
+def sim_round_profiles(units: dict[str, list[dict]], lines: dict[str, list[str]], left: dict[str, list[int]],
+                       charged: bool, terrain: bool) -> dict[tuple[str, str], dict]:
+    """Each line's :func:`sim_profile` at the start of a round, with its Attack bonus
+    (charge, Rage, Counter-attack) as ``bonus``."""
+    profiles = {}
+    for side, foe in (("a", "d"), ("d", "a")):
+        foe_alive = [i for i, w in enumerate(left[foe]) if w > 0]
+        for line in lines[side]:
+            m = next(x for x in units[side] if x["line"] == line)
+            rules = m.get("rules", ())
+            charging, was_charged = charged and side == "a", charged and side == "d"
+            bonus = (2 if "rage" in rules else 1) if charging else (
+                1 if was_charged and "counter-attack" in rules else 0)
+            p_hit = Fraction(0)
+            t_t = 4
+            if foe_alive:
+                t_ws = majority([units[foe][i]["ws"] for i in foe_alive])
+                t_t = majority([units[foe][i]["t"] for i in foe_alive])
+                p = Fraction(7 - ws_needed(m["ws"], t_ws), 6)
+                p_hit = p + (1 - p) * p if "hatred" in rules and charged else p
+            first = units[foe][foe_alive[0]] if foe_alive else units[foe][0]
+            slowed = charging and terrain and not m.get("grenades")
+            profiles[side, line] = dict(sim_profile(m, charging, slowed, bonus, p_hit, t_t, first), bonus=bonus)
+    return profiles
+
+
+def sim_line_attacks(chance: Callable[..., bool], m: dict, models: int, prof: dict, charged: bool, t_ws: int,
+                     t_t: int) -> tuple[int, int]:
+    """The attacks of ``models`` models of one line, die by die: (wounds, rending wounds at AP2)."""
+    rules = m.get("rules", ())
+    bonus = prof["bonus"] + prof["extra"]
+    if isinstance(m["a"], tuple):   # random Attacks (dice, sides, plus): one roll per model
+        n_att = sum(sim_die_chance(chance, m["a"]) + bonus for _ in range(models))
+    else:
+        n_att = models * (m["a"] + bonus)
+    wounds = rends = 0
+    for _ in range(n_att):
+        need = 7 - ws_needed(m["ws"], t_ws)
+        hit = chance(need) or ("hatred" in rules and charged and chance(need))
+        if not hit:
+            continue
+        if prof["rules"] or prof["poisoned"] is not None:
+            got = sim_melee_wound(chance, prof, t_t)
+            if got == "rend" and (prof["ap"] is None or prof["ap"] > 2):
+                rends += 1
+            elif got != "fail":
+                wounds += 1
+        elif chance(faces_at_least(wound_needed(prof["s"], t_t))):
+            wounds += 1
+    return wounds, rends
+
+
+def sim_hammer_of_wrath(chance: Callable[..., bool], models: list[dict], lines: list[str], left: list[int],
+                        foe: str, t: int) -> list[tuple]:
+    """Hammer of Wrath, per line: one automatic hit per model in play with the rule, at
+    its unmodified Strength, no AP; each hit's wound die. Pending allocations."""
+    out = []
+    for line in lines:
+        hw = [i for i, m in enumerate(models) if m["line"] == line and left[i] > 0
+              and "hammer-of-wrath" in m.get("rules", ())]
+        if hw:
+            s = models[hw[0]]["s"]
+            out.append((foe, sum(chance(faces_at_least(wound_needed(s, t))) for _ in hw), s, None, False))
+    return out
+
+
 def sim_blows(chance: Callable[..., bool], a: list[dict], d: list[dict], charged: bool,
-              left: dict[str, list[int]]) -> dict[str, int]:
+              left: dict[str, list[int]], terrain: bool = False,
+              concussed: dict[str, set[int]] | None = None) -> dict[str, int]:
     """The blows of one round, Initiative 10 to 1, from the wounds ``left``
-    (mutated); returns the unsaved wounds each side suffered."""
+    (mutated); returns the unsaved wounds each side suffered. Weapons are
+    chosen at the start of the round; Hammer of Wrath hits (charging, at
+    Initiative 10, unmodified Strength, no AP) are allocated before that
+    step's blows; rending wounds after the others at AP2. ``concussed`` (in:
+    models concussed in the previous round; out: those concussed in this one):
+    a concussed model that has not struck yet strikes at Initiative 1."""
     units = {"a": a, "d": d}
     unsaved = {"a": 0, "d": 0}   # suffered
+    slow = concussed or {"a": set(), "d": set()}
+    now: dict[str, set[int]] = {"a": set(), "d": set()}
+    struck: dict[str, set[int]] = {"a": set(), "d": set()}
+    lines = {k: list(dict.fromkeys(m["line"] for m in units[k])) for k in "ad"}
+    profiles = sim_round_profiles(units, lines, left, charged, terrain)
     for step in range(10, 0, -1):
         start = {k: list(v) for k, v in left.items()}
         pending = []
@@ -353,35 +542,29 @@ def sim_blows(chance: Callable[..., bool], a: list[dict], d: list[dict], charged
                 continue
             t_ws = majority([units[foe][i]["ws"] for i in foe_alive])
             t_t = majority([units[foe][i]["t"] for i in foe_alive])
-            lines: list[str] = []
-            for m in units[side]:
-                if m["line"] not in lines:
-                    lines.append(m["line"])
-            for line in lines:
+            if step == 10 and charged and side == "a":
+                pending.extend(sim_hammer_of_wrath(chance, units[side], lines[side], start[side], foe, t_t))
+            for line in lines[side]:
+                prof = profiles[side, line]
                 idx = [i for i, m in enumerate(units[side]) if m["line"] == line and start[side][i] > 0
-                       and m["i"] == step]
+                       and i not in struck[side]
+                       and (1 if (i in slow[side] or i in now[side]) else prof["i"]) == step]
                 if not idx:
                     continue
-                m = units[side][idx[0]]
-                rules = m.get("rules", ())
-                charging, was_charged = charged and side == "a", charged and side == "d"
-                bonus = (2 if "rage" in rules else 1) if charging else (
-                    1 if was_charged and "counter-attack" in rules else 0)
-                s = min(10, m["s"] + 1) if charging and "furious-charge" in rules else m["s"]
-                if isinstance(m["a"], tuple):   # random Attacks (dice, sides, plus): one roll per model
-                    n_att = sum(sim_die_chance(chance, m["a"]) + bonus for _ in idx)
-                else:
-                    n_att = len(idx) * (m["a"] + bonus)
-                wounds = 0
-                for _ in range(n_att):
-                    need = 7 - ws_needed(m["ws"], t_ws)
-                    hit = chance(need) or ("hatred" in rules and charged and chance(need))
-                    if hit and chance(faces_at_least(wound_needed(s, t_t))):
-                        wounds += 1
-                pending.append((foe, wounds, s, m["ap"]))
-        for foe, wounds, s, ap in pending:
+                struck[side].update(idx)
+                wounds, rends = sim_line_attacks(chance, units[side][idx[0]], len(idx), prof, charged, t_ws, t_t)
+                pending.append((foe, wounds, prof["s"], prof["ap"], prof["conc"]))
+                if rends:
+                    pending.append((foe, rends, prof["s"], 2, prof["conc"]))
+        for foe, wounds, s, ap, conc in pending:
+            before = list(left[foe])
             unsaved[foe] += sim_allocate(lambda x: chance(7 - x), units[foe], left[foe], wounds, s, ap,
                                          cover_allowed=False)
+            if conc:
+                now[foe].update(i for i, (x, y) in enumerate(zip(before, left[foe])) if 0 < y < x)
+    if concussed is not None:
+        for k in "ad":
+            concussed[k] = {i for i in now[k] if left[k][i] > 0}
     return unsaved
 
 
@@ -430,8 +613,14 @@ def caught_pairs(winner_i: int, loser_i: int) -> int:
     return sum(1 for x in range(1, 7) for y in range(1, 7) if x + winner_i >= y + loser_i)
 
 
+def terrain_charge_triples(distance: int) -> int:
+    """Triples of d6 out of 216 whose two lowest reach ``distance`` (difficult terrain)."""
+    return sum(1 for x in range(1, 7) for y in range(1, 7) for z in range(1, 7)
+               if x + y + z - max(x, y, z) >= distance)
+
+
 def sim_assault(chance: Callable[..., bool], roll: Callable[[], int], a: list[dict], d: list[dict], distance: int,
-                rounds: int, overwatch: list[dict]) -> tuple:
+                rounds: int, overwatch: list[dict], terrain: bool = False) -> tuple:
     """The whole assault, die by die: Overwatch (each defender model with a
     weapon fires it as snap shots at BS 1, group by group, casualties on the
     charger closest first), the 2D6 charge roll, then rounds of blows (the
@@ -448,12 +637,14 @@ def sim_assault(chance: Callable[..., bool], roll: Callable[[], int], a: list[di
     sim_fire(roll, chance, a, left["a"], groups, snap=True)
     if not any(w > 0 for w in left["a"]):
         return tuple(left["a"]), tuple(left["d"]), "", ""
-    if not chance(charge_pairs(distance), 36):
+    made = chance(terrain_charge_triples(distance), 216) if terrain else chance(charge_pairs(distance), 36)
+    if not made:
         return tuple(left["a"]), tuple(left["d"]), "charge failed", ""
     status = {"a": "locked", "d": "locked"}
     units = {"a": a, "d": d}
+    concussed: dict[str, set[int]] = {"a": set(), "d": set()}
     for r in range(rounds):
-        unsaved = sim_blows(chance, a, d, r == 0, left)
+        unsaved = sim_blows(chance, a, d, r == 0, left, terrain and r == 0, concussed)
         falls = sim_loser_test(chance, a, d, left, unsaved)
         if not all(any(w > 0 for w in left[k]) for k in "ad"):
             status = {"a": "", "d": ""}
@@ -463,7 +654,12 @@ def sim_assault(chance: Callable[..., bool], roll: Callable[[], int], a: list[di
             winner = "d" if loser == "a" else "a"
             lowest = {k: min(units[k][i]["i"] for i, w in enumerate(left[k]) if w > 0) for k in "ad"}
             status = {winner: ""}
+            fearless = any("and-they-shall-know-no-fear" in units[loser][i].get("rules", ())
+                           for i, w in enumerate(left[loser]) if w > 0)
             if chance(caught_pairs(lowest[winner], lowest[loser]), 36):
+                if fearless:   # not destroyed: still locked, the combat goes on
+                    status = {"a": "locked", "d": "locked"}
+                    continue
                 left[loser] = [0] * len(left[loser])
                 status[loser] = "swept"
             else:

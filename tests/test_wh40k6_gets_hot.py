@@ -172,6 +172,40 @@ def test_models_removed_match_brute_force(n: int, shots_each: int, bs: int, rule
     assert got.to_fractions() == expected
 
 
+def test_gets_hot_never_changes_the_number_of_shots_with_salvo_after_moving() -> None:
+    """Two models, one shot each, the rule salvo, after moving: the group fires
+    1 shot (2 halved) with or without Gets Hot. BS 4 hits on 3+: 2/3; the shot
+    gets hot on a 1: 1/6, unsaved (no save)."""
+    from exactodds.rules.wh40k6.attack import hit_attack
+    from exactodds.rules.wh40k6.inputs import Volley
+    plain = Volley(shots=2, bs=4, rules=("salvo",), moved=True)
+    hot = Volley(shots=2, bs=4, rules=("salvo", "gets-hot"), moved=True, firers=2)
+    assert hit_attack(plain).final.to_fractions() == {0: F(1, 3), 1: F(2, 3)}
+    done = hit_attack(hot)
+    assert done.final.to_fractions() == {0: F(1, 3), 1: F(2, 3)}
+    assert done.stages["firing models lost"].to_fractions() == {0: F(5, 6), 1: F(1, 6)}
+    # the total halved, then dealt out: 6 -> 3 among 3 models, 6 -> 3 among 2, 3 -> 1 among 3
+    from exactodds.rules.wh40k6 import hits
+    for n, each in ((3, 2), (2, 3), (3, 1)):
+        plain = Shooting(shots=n * each, strength=7, bs=4, rules=("salvo",), moved=True)
+        hot = Shooting(shots=n * each, strength=7, bs=4, rules=("salvo", "gets-hot"), moved=True)
+        assert volley(hot, [Firer()] * n).map(lambda x: x[0]) == hits(plain)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(1, 2), pair=st.sampled_from([(1, 2), (1, 1), (2, 2)]), moved=st.booleans(),
+       relentless=st.booleans(), bs=st.integers(2, 6), wounds=st.integers(1, 2), save=st.sampled_from([None, 4]))
+def test_salvo_x_y_volley_matches_brute_force(n: int, pair: tuple[int, int], moved: bool, relentless: bool, bs: int,
+                                              wounds: int, save: int | None) -> None:
+    rules = ("gets-hot", "relentless") if relentless else ("gets-hot",)
+    attack = Shooting(shots=n, strength=7, bs=bs, ap=2, salvo=pair, moved=moved, rules=rules)
+    got = volley(attack, [Firer(wounds, save)] * n).map(lambda x: (x[0], tuple(wounds - k for k in x[1])))
+    each = pair[0] if moved and not relentless else pair[1]  # the lower after moving, unless Relentless
+    expected = tree(lambda roll, chance: sim_volley(chance, firer_dicts(n, wounds, save, None, None), each, bs,
+                                                    False, set()))
+    assert got.to_fractions() == expected
+
+
 def test_twenty_one_wound_firers_are_a_binomial() -> None:
     """Twenty one-Wound models (5+ armour) rapid-fire two plasma shots each at BS 4:
     a shot gets hot with chance 1/6 and the save fails with chance 2/3, so a model

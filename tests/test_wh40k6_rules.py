@@ -159,6 +159,10 @@ def test_rapid_fire_heavy_salvo_relentless() -> None:
     assert n_shots(shots=3, rules=("rapid-fire",), range="full") == {3: 1}
     assert n_shots(shots=4, rules=("salvo",), moved=True) == {2: 1}
     assert n_shots(shots=4, rules=("salvo", "relentless"), moved=True) == {4: 1}
+    # Salvo 2/4 as the rulebook writes it: shots counts the firing models
+    assert n_shots(shots=3, salvo=(2, 4), moved=True) == {6: 1}
+    assert n_shots(shots=3, salvo=(2, 4)) == {12: 1}
+    assert n_shots(shots=3, salvo="2/4", rules=("relentless",), moved=True) == {12: 1}
     # heavy after moving: snap shots (6 to hit)
     assert hits(Shooting(shots=1, strength=4, bs=4, rules=("heavy",), moved=True)).pmf(1) == F(1, 6)
     assert hits(Shooting(shots=1, strength=4, bs=4, rules=("heavy", "relentless"), moved=True)).pmf(1) == F(2, 3)
@@ -184,6 +188,9 @@ def test_wounds_left_and_focus_fire_none() -> None:
     (dict(rules=("laser",)), "rules: 'laser' is not one of"),
     (dict(rules=("rapid-fire",)), "rapid-fire needs range"),
     (dict(rules=("heavy", "salvo")), "one type"),
+    (dict(rules=("salvo",), salvo=(2, 4)), "one type"),
+    (dict(salvo="4/2"), "lower \\(after moving\\) first"),
+    (dict(salvo="2/4", random_shots="D6"), "cannot go with salvo"),
     (dict(random_shots="D7+"), "D3, D6, 2D6 or D6\\+1"),
     (dict(random_shots="0D6"), "D3, D6, 2D6 or D6\\+1"),
     (dict(rules=("twin-linked",), master_crafted=1), "at most once"),
@@ -200,7 +207,9 @@ def test_feel_no_pain_out_of_range_is_refused(fnp: int) -> None:
 
 
 # ---------------------------------------------------------------- vehicles
-from exactodds.rules.wh40k6.vehicles import Vehicle, shoot_vehicle  # noqa: E402
+from dataclasses import replace  # noqa: E402
+
+from exactodds.rules.wh40k6.vehicles import Vehicle, penetration_result, shoot_vehicle  # noqa: E402
 from tests.test_wh40k6_brute import sim_vehicle  # noqa: E402
 
 
@@ -226,6 +235,42 @@ def test_vehicles_match_the_simulator(shots, bs, strength, ap, armour, hull, rul
     assert got == want
 
 
+def test_melta_at_half_range_penetrates_armour_12_at_strength_8_five_times_in_six() -> None:
+    # 2D6 + 8 > 12 unless 2D6 <= 4 (6 of 36 pairs); 2D6 = 4 glances (3 pairs)
+    melta = Shooting(shots=1, strength=8, weapon_type="no-bs", rules=("melta",), range="half")
+    got = dict(penetration_result(melta, 12).to_fractions())
+    assert got == {"penetrating": F(5, 6), "glancing": F(1, 12), "none": F(1, 12)}
+    assert penetration_result(replace(melta, range="full"), 12).pmf("penetrating") == F(1, 3)
+    assert penetration_result(replace(melta, range=None, rules=("armourbane",)), 12).pmf("penetrating") == F(5, 6)
+    # Lance: armour 14 counts as 12, so S 8 penetrates on 5 or 6 and glances on 4
+    lance = replace(melta, range=None, rules=("lance",))
+    assert dict(penetration_result(lance, 14).to_fractions()) == \
+        dict(penetration_result(replace(lance, rules=()), 12).to_fractions())
+    assert penetration_result(lance, 11).pmf("penetrating") == F(1, 2)  # 11 stays 11
+
+
+def test_rending_with_two_penetration_dice_is_refused() -> None:
+    with pytest.raises(InputError, match="not modelled"):
+        penetration_result(Shooting(shots=1, strength=8, weapon_type="no-bs", rules=("armourbane", "rending")), 12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2), st.integers(2, 5), st.integers(3, 9), st.one_of(st.none(), st.integers(1, 3)),
+       st.integers(10, 14), st.integers(1, 3),
+       st.sets(st.sampled_from(["melta", "armourbane", "lance", "twin-linked", "ignores-cover"])),
+       st.one_of(st.none(), st.integers(4, 6)), st.booleans())
+def test_melta_lance_armourbane_match_the_simulator(shots, bs, strength, ap, armour, hull, rules, cover,
+                                                   half) -> None:
+    vehicle = Vehicle(armour, 10, 10, hull, cover=cover)
+    attack = Shooting(shots=shots, strength=strength, bs=bs, ap=ap, rules=tuple(sorted(rules)),
+                      range="half" if half else "full")
+    run = shoot_vehicle(attack, vehicle, "front")
+    got = dict(run.final.map(lambda s: (s.hull_points, s.fate or s.statuses)).to_fractions())
+    want = tree(lambda roll, chance: sim_vehicle(roll, chance, shots, bs, strength, ap, armour, hull, set(rules),
+                                                 cover, False, half))
+    assert got == want
+
+
 @pytest.mark.parametrize("kw, words", [
     (dict(front=9), "from 10 to 14"), (dict(rear=15), "from 10 to 14"), (dict(hull_points=0), "hull_points"),
 ])
@@ -233,3 +278,106 @@ def test_bad_vehicles_are_refused(kw: dict, words: str) -> None:
     values = dict(front=11, side=11, rear=10, hull_points=3) | kw
     with pytest.raises(InputError, match=words):
         Vehicle(**values)
+
+
+# ---------------------------------------------------------------- Fleet
+from exactodds.rules.wh40k6.assault import fleet_decisions, p_charge  # noqa: E402
+from tests.test_wh40k6_brute import sim_fleet_p_reach  # noqa: E402
+
+
+def test_fleet_rerolls_the_best_dice_at_9_inches() -> None:
+    assert p_charge(9, fleet=True) == F(41, 72)
+    # rerolling the whole 2D6 when short would give 5/18 + 13/18 x 5/18
+    assert F(5, 18) + F(13, 18) * F(5, 18) == F(155, 324) < F(41, 72)
+    rows = {r.first_roll: r for r in fleet_decisions(9)}
+    assert rows[(3, 4)].reroll == (3,) and rows[(3, 4)].p_reach == F(1, 3)  # keep the 4: a 5 or 6
+    assert rows[(1, 2)].reroll == (1, 2) and rows[(1, 2)].p_reach == F(10, 36)
+    assert rows[(4, 5)].reroll == () and rows[(4, 5)].p_reach == 1
+
+
+def test_fleet_at_8_inches_by_hand() -> None:
+    # short rolls by their higher die b: b <= 3 reroll both (15/36), else keep b: (b - 1)/6;
+    # ordered pairs short of 8: 9 with b <= 3, 6 with b = 4, 4 with b = 5, 2 with b = 6
+    by_hand = F(15, 36) + (9 * F(15, 36) + 6 * F(3, 6) + 4 * F(4, 6) + 2 * F(5, 6)) / 36
+    assert p_charge(8, fleet=True) == by_hand == F(313, 432)
+
+
+@pytest.mark.parametrize("method, keep", [("2d6", "all"), ("3d6kh2", "highest"), ("3d6kl2", "lowest")])
+def test_fleet_matches_the_brute_force_choice(method: str, keep: str) -> None:
+    dice = 2 if method == "2d6" else 3
+    for distance in range(0, 14):
+        assert p_charge(distance, (method,), fleet=True) == sim_fleet_p_reach(distance, dice, keep)
+
+
+# ---------------------------------------------------------------- Pinning
+from exactodds.rules.wh40k6 import Melee  # noqa: E402
+from exactodds.rules.wh40k6.attack import shooting_attack  # noqa: E402
+from exactodds.rules.wh40k6.inputs import OverwatchAttack, ShootingAttack  # noqa: E402
+from tests.test_wh40k6_brute import two_d6_pass_pairs  # noqa: E402
+
+
+def sim_pinned(roll, chance, sim: list[dict], lds: list[int], fearless: bool, **attack) -> bool:  # noqa: ANN001, ANN003
+    """The shooting attack die by die, then the pinning test: at least one unsaved
+    wound and a model in play, not Fearless; 2D6 at the highest Leadership in play."""
+    _, _, unsaved, _, left = sim_shoot_rules(roll, chance, sim, focus=None, **attack)
+    alive = [ld for ld, w in zip(lds, left) if w > 0]
+    if not unsaved or not alive or fearless:
+        return False
+    return not chance(two_d6_pass_pairs(max(alive)), 36)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 2), st.integers(1, 2), st.sampled_from([None, 4, 6]), st.integers(5, 10)),
+                min_size=1, max_size=2),
+       st.integers(0, 3), st.integers(2, 5), st.integers(3, 6), st.one_of(st.none(), st.integers(3, 5)),
+       st.booleans())
+def test_pinning_matches_the_dice_by_dice_simulator(lines, shots, bs, strength, ap, fearless) -> None:
+    models, sim, lds = [], [], []
+    for j, (count, wounds, save, ld) in enumerate(lines):
+        rules = ("fearless",) if fearless else ()
+        models.append(Model(toughness=4, wounds=wounds, name=f"L{j}", count=count, save=save, rules=rules,
+                            melee=Melee(ws=4, initiative=4, attacks=1, strength=4, leadership=ld)))
+        for _ in range(count):
+            sim.append(dict(t=4, w=wounds, save=save, cover=None, inv=None, fnp=None, ew=False, line=f"L{j}",
+                            left=wounds))
+            lds.append(ld)
+    unit = Unit(tuple(models), "random")
+    attack = ShootingAttack(shots=shots, strength=strength, bs=bs, ap=ap, rules=("pinning",))
+    got = shooting_attack(attack, unit).extras["p_pinned"]
+    want = tree(lambda roll, chance: sim_pinned(roll, chance, sim, lds, fearless, shots=shots, bs=bs, snap=False,
+                                                strength=strength, ap=ap, rules=set()))
+    assert got == want.get(True, 0)
+
+
+def test_pinning_by_hand_and_not_in_overwatch() -> None:
+    # one S4 AP- shot at BS 4 on a T4 model with no save: 2/3 x 1/2 = 1/3 unsaved;
+    # Ld 7 fails on 2D6 of 8 or more: 15/36
+    orks = Unit((Model(toughness=4, wounds=1, count=2,
+                       melee=Melee(ws=4, initiative=2, attacks=2, strength=3, leadership=7)),), "orks")
+    shot = dict(shots=1, strength=4, bs=4, rules=("pinning",))
+    assert shooting_attack(ShootingAttack(**shot), orks).extras["p_pinned"] == F(1, 3) * F(15, 36)
+    assert "p_pinned" not in shooting_attack(OverwatchAttack(**shot), orks).extras
+    assert "p_pinned" not in shooting_attack(ShootingAttack(shots=1, strength=4, bs=4), orks).extras
+    with pytest.raises(InputError, match="leadership"):
+        shooting_attack(ShootingAttack(**shot), Unit((Model(toughness=4, wounds=1),), "no ld"))
+
+
+# ---------------------------------------------------------------- Salvo X/Y from unit files, Relentless models
+def test_salvo_from_a_unit_file_and_relentless_models(tmp_path) -> None:  # noqa: ANN001
+    from exactodds.profiles.wh40k6 import load_unit
+    from exactodds.rules.wh40k6.attack import unit_fire
+    from exactodds.rules.wh40k6.inputs import UnitFire
+    path = tmp_path / "u.toml"
+    path.write_text('[[models]]\nname = "walker"\ntoughness = 4\nwounds = 1\nbs = 4\nweapon = "gun"\n'
+                    'rules = ["relentless"]\n[[models]]\nname = "plain"\ntoughness = 4\nwounds = 1\nbs = 4\n'
+                    'weapon = "gun"\n[weapons.gun]\nshots = "2/4"\nstrength = 4\n')
+    firer = load_unit(path)
+    target = Unit((Model(toughness=4, wounds=1, count=20),), "target")
+    # one hit and wound with no save: 2/3 x 1/2 = 1/3 a shot
+    moved = unit_fire(UnitFire(moved=True), firer, target)
+    assert moved.facts["groups"] == ["gun x1 (BS 4, relentless)", "gun x1 (BS 4)"]
+    assert moved.final.mean() == F(4 + 2, 3)  # the Relentless model fires 4, the other 2
+    assert unit_fire(UnitFire(), firer, target).final.mean() == F(4 + 4, 3)
+    path.write_text(path.read_text().replace('"2/4"', '"4/2"'))
+    with pytest.raises(InputError, match="lower \\(after moving\\) first"):
+        load_unit(path)

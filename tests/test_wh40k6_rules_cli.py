@@ -103,8 +103,8 @@ def test_fleet_stubborn_and_fearless_from_the_command_line() -> None:
         out = invoke("40k6", *args, "--format", "json")
         assert out.exit_code == 0, out.output
         return F(json.loads(out.output)["p_success" if args[0] == "charge" else "p_pass"])
-    # 2D6 >= 8: 15/36; Fleet rerolls a failure: 5/12 + 7/12 * 5/12
-    assert figure("charge", "--distance", "8", "--fleet") == F(5, 12) + F(7, 12) * F(5, 12)
+    # 2D6 >= 8: 15/36; Fleet rerolls the best dice of a failure (worked by hand in test_wh40k6_rules.py)
+    assert figure("charge", "--distance", "8", "--fleet") == F(313, 432)
     # Ld 8 - 3: 2D6 <= 5 is 10/36; stubborn tests at 8: 26/36; fearless passes
     assert figure("morale", "--leadership", "8", "--modifier", "-3") == F(10, 36)
     assert figure("morale", "--leadership", "8", "--modifier", "-3", "--stubborn") == F(26, 36)
@@ -130,3 +130,13 @@ def test_hell_dorado_elevated_shot_behind_a_melee_is_a_normal_shot() -> None:
                                   ["--hit", "fail", "--reroll-failed"], ["--hit", "auto", "--reroll-up-to", "2"]])
 def test_pool_rerolls_with_an_automatic_result_are_refused(args: list[str]) -> None:
     assert "need a target number X+" in one_line_error(invoke("pool", "3", *args))
+
+
+def test_fleet_decisions_from_the_command_line() -> None:
+    out = invoke("40k6", "charge", "--distance", "9", "--fleet", "--show-decisions", "--format", "json")
+    assert out.exit_code == 0, out.output
+    rows = {tuple(r["first_roll"]): r for r in json.loads(out.output)["decisions"]}
+    # a 3 and a 4 short of 9: reroll the 3, needing 5+ beside the 4
+    assert rows[(3, 4)] == {"first_roll": [3, 4], "reroll": [3], "p_reach": "1/3", "probability": "1/18"}
+    assert len(rows) == 21  # every sorted pair of d6
+    assert "needs --fleet" in one_line_error(invoke("40k6", "charge", "--distance", "9", "--show-decisions"))

@@ -1,46 +1,89 @@
-// The exactodds calculator: exact odds computed in the browser by exactodds itself,
-// running in Pyodide. Every form is generated from manifest.json (written at build
-// time from the parameter specs by exactodds.webform.form_spec), so a new command
-// appears here with no change to this file. Nothing is sent anywhere: the runtime,
-// the wheels and the example files are served beside this page, and the questions
-// are answered in this tab.
+// The exactodds calculator: exact odds computed in the browser by exactodds itself.
+// Python (Pyodide and exactodds) runs in a Web Worker (worker.js), started as the page
+// loads; this thread only draws the forms and the answers (view.js), so the page never
+// freezes while Python starts or computes, and a long question can be cancelled (the
+// worker is ended and a fresh one started). Every form is generated from manifest.json
+// (written at build time from the parameter specs by exactodds.webform.form_spec), so a
+// new command appears here with no change to this file. Nothing is sent anywhere: the
+// runtime, the wheels and the example files are served beside this page.
 (function () {
   "use strict";
 
   const root = document.getElementById("exactodds-calculator");
   if (!root) return;
   const base = new URL(root.dataset.base || "./", document.baseURI);
+  const V = window.exactoddsView;
   const DEFAULT_QUESTION = { id: "pool", values: { n: "3", hit: "4+" }, files: {} };
 
   const api = {
     ready: null, // a Promise resolved when Python answers
-    timings: { start: performance.now(), ready: null, firstAnswer: null, answers: [] },
+    timings: { start: performance.now(), ready: null, firstAnswer: null, answers: [], drawn: [], worker: null },
     panels: [],
   };
   window.exactoddsCalculator = api;
 
   let manifest = null;
   let commands = {}; // id -> command spec
-  let runJson = null; // the Python function exactodds.webform.run_json
-  let queue = Promise.resolve();
+  let showExact = false;
 
-  // ---------------------------------------------------------------- helpers
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") node.className = v;
-      else if (k === "text") node.textContent = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined) continue;
-      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return node;
+  // ------------------------------------------------------- Python, in a worker
+  const py = { worker: null, ready: null, pending: new Map(), next: 1, starts: 0 };
+
+  function startPython() {
+    py.starts += 1;
+    const worker = new Worker(new URL("worker.js", base));
+    py.worker = worker;
+    let onReady, onFail;
+    py.ready = new Promise((resolve, reject) => { onReady = resolve; onFail = reject; });
+    py.ready.catch(() => {});
+    worker.onmessage = (event) => {
+      const msg = event.data;
+      if (msg.type === "status") setStatus(msg.text, true);
+      else if (msg.type === "ready") {
+        api.timings.worker = msg.timings;
+        if (api.timings.ready === null) api.timings.ready = performance.now() - api.timings.start;
+        onReady();
+      } else if (msg.type === "failed") {
+        onFail(new Error(msg.message));
+      } else if (msg.type === "answer") {
+        const job = py.pending.get(msg.id);
+        py.pending.delete(msg.id);
+        const t = performance.now();
+        const res = JSON.parse(msg.text);
+        if (job) job.resolve({ res, ms: msg.ms, parse: performance.now() - t });
+      }
+    };
+    worker.onerror = (e) => onFail(new Error(e.message || "the worker failed"));
+    worker.postMessage({ type: "start", base: base.href });
   }
 
+  // one request to Python; answered in order
+  function ask(request) {
+    return new Promise((resolve) => {
+      const id = py.next++;
+      py.pending.set(id, { resolve });
+      updateBusy();
+      py.ready.then(() => py.worker.postMessage({ type: "run", id, request }),
+        (e) => { py.pending.delete(id); resolve({ res: { ok: false, error: "internal", message: String(e.message), fields: [] }, ms: 0 }); });
+    }).finally(updateBusy);
+  }
+
+  // end the running question (and the ones waiting): a fresh Python starts at once
+  function cancel() {
+    py.worker.terminate();
+    const jobs = [...py.pending.values()];
+    py.pending.clear();
+    startPython();
+    setStatus("Cancelled; Python restarts…", true);
+    jobs.forEach((job) => job.resolve({ res: { ok: false, error: "cancelled", message: "Cancelled.", fields: [] }, ms: 0 }));
+    py.ready.then(() => setStatus("Ready.", false));
+  }
+
+  startPython(); // first of all: Python starts while the page builds its forms
+
+  // ---------------------------------------------------------------- helpers
+  const el = V.el;
+  // ---------------------------------------------------------------- helpers
   function b64encode(text) {
     const bytes = new TextEncoder().encode(text);
     let bin = "";
@@ -58,6 +101,17 @@
     status.classList.toggle("busy", !!busy);
   }
 
+  function updateBusy() {
+    if (cancelButton) cancelButton.hidden = py.pending.size === 0;
+    if (py.pending.size && status) setStatus(api.timings.ready === null ? status.textContent : "Computing…", true);
+  }
+
+  // compare mode: both answers on one chart, and their differences
+  function drawCompare() {
+    const [a, b] = api.panels.map((p) => p.last);
+    compareView.replaceChildren(api.panels.length > 1 && a && b ? V.compare(a, b, showExact) : "");
+  }
+
   function firstParagraph(doc) {
     return (doc || "").split(/\n\s*\n/)[0].replace(/\s+/g, " ").trim();
   }
@@ -65,14 +119,23 @@
   // -------------------------------------------------------------- the page
   const status = el("div", { class: "eo-status busy", role: "status", "aria-live": "polite" }, "Loading…");
   const panelsBox = el("div", { class: "eo-panels" });
+  const compareView = el("div", { class: "eo-compare-box" });
+  const cancelButton = el("button", { type: "button", class: "eo-cancel", hidden: true, onclick: () => cancel() }, "Cancel");
+  const exactBox = el("input", { type: "checkbox", id: "eo-exact" });
   const compareBox = el("input", { type: "checkbox", id: "eo-compare" });
   const limitBox = el("input", { type: "number", id: "eo-max-states", min: "1", placeholder: "2000000", class: "eo-limit" });
   const shareOut = el("textarea", { class: "eo-share-out", readonly: true, rows: "3", hidden: true, "aria-label": "Copied text" });
   const toolbar = el("div", { class: "eo-toolbar" },
     el("label", {}, compareBox, " Compare with a second question"),
     el("label", {}, "Work limit (states) ", limitBox),
+    el("label", {}, exactBox, " Show exact fractions"),
     el("button", { type: "button", class: "eo-copy-link", onclick: copyLink }, "Copy link"));
-  root.replaceChildren(status, toolbar, panelsBox, shareOut);
+  root.replaceChildren(el("div", { class: "eo-status-line" }, status, cancelButton), toolbar, panelsBox, compareView, shareOut);
+  exactBox.addEventListener("change", () => {
+    showExact = exactBox.checked;
+    api.panels.forEach((p) => p.render());
+    drawCompare();
+  });
   compareBox.addEventListener("change", () => {
     if (compareBox.checked && api.panels.length < 2) {
       const q = api.panels[0].question();
@@ -80,6 +143,7 @@
     } else if (!compareBox.checked && api.panels.length > 1) {
       api.panels.pop().box.remove();
     }
+    drawCompare();
     updateHash();
   });
   limitBox.addEventListener("change", () => api.panels.forEach((p) => p.answer()));
@@ -147,7 +211,7 @@
       this.form = el("form", { class: "eo-form", onsubmit: (e) => { e.preventDefault(); this.answer(); } });
       this.message = el("div", { class: "eo-message", role: "alert" });
       this.result = el("div", { class: "eo-result" });
-      this.cumulative = false;
+      this.atLeastView = false;
       this.allRows = false;
       this.last = null;
       this.box.append(el("div", { class: "eo-head" }, this.select), this.doc, this.form, this.message, this.result);
@@ -176,11 +240,30 @@
       this.result.replaceChildren();
       this.message.textContent = "";
       this.last = null;
+      this.allRows = false; // a new question starts with its most probable rows
+      this.updateConditions();
+    }
+
+    // fields that only matter with a rule, or with a kind of target, show only then (a
+    // hidden field is not asked)
+    updateConditions() {
+      const rules = this.fields.rules ? this.fields.rules.items.map((n) => n.value) : null;
+      const has = (...names) => rules === null || names.some((r) => rules.includes(r));
+      const target = this.fields.target;
+      for (const [name, field] of Object.entries(this.fields)) {
+        let show = true;
+        if (name === "firers" || name.startsWith("firer_")) show = has("gets-hot");
+        else if (name === "moved" && rules !== null) show = has("heavy", "salvo");
+        else if (name === "facing" && target && target.spec.input === "file") show = target.isVehicle();
+        field.box.hidden = !show;
+      }
     }
 
     question() {
+      this.updateConditions();
       const values = {}, files = {};
       for (const [name, field] of Object.entries(this.fields)) {
+        if (field.box.hidden) continue;
         const v = field.shared();
         if (v.file) files[name] = v.file;
         else if (v.value !== undefined) values[name] = v.value;
@@ -189,8 +272,10 @@
     }
 
     request() {
+      this.updateConditions();
       const params = {}, files = {};
       for (const [name, field] of Object.entries(this.fields)) {
+        if (field.box.hidden) continue;
         const r = field.request();
         if (r.file) files[r.file.path] = r.file.text;
         if (r.value !== undefined) params[name] = r.value;
@@ -203,28 +288,24 @@
 
     answer() {
       updateHash();
-      if (!runJson) return Promise.resolve(null);
       const req = this.request();
+      const token = (this.token = (this.token || 0) + 1);
       this.box.classList.add("eo-busy");
-      queue = queue.then(async () => {
-        setStatus("Computing…", true);
-        await new Promise((r) => setTimeout(r, 10)); // let the page paint
-        const t0 = performance.now();
-        let res;
-        try {
-          res = JSON.parse(runJson(JSON.stringify(req)));
-        } catch (e) {
-          res = { ok: false, error: "internal", message: "internal error: " + (e && e.message ? e.message.split("\n").slice(-2).join(" ") : e), fields: [] };
-        }
-        const ms = performance.now() - t0;
+      return ask(req).then(({ res, ms, parse }) => {
+        if (token !== this.token) return res; // a newer question on this form was asked meanwhile
         api.timings.answers.push(ms);
         if (api.timings.firstAnswer === null) api.timings.firstAnswer = performance.now() - api.timings.start;
         this.box.classList.remove("eo-busy");
+        const t = performance.now();
         this.show(res, ms);
-        setStatus(`Ready (answered in ${ms < 1000 ? Math.round(ms) + " ms" : (ms / 1000).toFixed(1) + " s"}).`, false);
+        drawCompare();
+        api.timings.drawn.push({ id: res.id || null, python: Math.round(ms), parse: Math.round(parse || 0), draw: Math.round(performance.now() - t) });
+        if (!py.pending.size) {
+          setStatus(res.error === "cancelled" ? "Cancelled." :
+            `Ready (answered in ${ms < 1000 ? Math.round(ms) + " ms" : (ms / 1000).toFixed(1) + " s"}).`, false);
+        }
         return res;
       });
-      return queue;
     }
 
     show(res, ms) {
@@ -234,7 +315,9 @@
       if (!res.ok) {
         this.last = null;
         this.result.replaceChildren();
-        this.message.textContent = res.message;
+        // the work limit is this page's box (the command line's advice names its option)
+        this.message.textContent = res.error === "too_large"
+          ? res.message.replace(/;\s*raise it with .*$/, "; raise the Work limit box above if your device has the memory and time") : res.message;
         this.message.classList.add("eo-error", "eo-" + res.error);
         for (const name of res.fields || []) {
           if (this.fields[name]) this.fields[name].setError(name === res.field ? (res.reason || res.message) : res.message);
@@ -250,8 +333,13 @@
       if (!res) return;
       const parts = [el("div", { class: "eo-cli" }, el("code", {}, res.command_line))];
       const figs = el("dl", { class: "eo-figures" });
-      if (res.mean_text !== null) figs.append(el("dt", {}, "mean"), el("dd", { class: "eo-mean", "data-exact": res.mean }, res.mean_text));
-      for (const [name, text] of res.extras) figs.append(el("dt", {}, name), el("dd", { "data-name": name }, text));
+      if (res.mean_text !== null) {
+        const mean = V.figureNode(res.mean_text, showExact);
+        mean.classList.add("eo-mean");
+        mean.dataset.exact = res.mean;
+        figs.append(el("dt", {}, "mean"), el("dd", {}, mean));
+      }
+      for (const [name, text] of res.extras) figs.append(el("dt", {}, name.replace(/_/g, " ")), el("dd", { "data-name": name }, V.figureNode(text, showExact)));
       parts.push(figs);
       if (res.numeric) {
         const kValue = this.k !== undefined && this.k !== "" ? this.k : String(Math.round(res.mean_float || 0));
@@ -260,18 +348,33 @@
         const upd = () => {
           if (k.value !== kValue) this.k = k.value;
           const v = atLeast(res.rows, Number(k.value));
-          out.textContent = v.text;
+          out.replaceChildren(V.num(v.exact, v.dec, showExact));
           out.dataset.exact = v.exact;
         };
         k.addEventListener("input", upd);
         upd();
-        parts.push(el("div", { class: "eo-pk" }, "P(≥ ", k, ") = ", out));
+        parts.push(el("div", { class: "eo-pk" }, "P(X ≥ ", k, ") = ", out));
       }
-      const toggle = el("label", { class: "eo-cum-toggle" },
-        el("input", { type: "checkbox", class: "eo-cumulative", checked: this.cumulative || null,
-          onchange: (e) => { this.cumulative = e.target.checked; this.render(); } }), " cumulative P(≥)");
-      parts.push(el("div", { class: "eo-chart-head" }, res.numeric ? toggle : null), chart(res, this.cumulative && res.numeric));
-      parts.push(table(res, this.allRows, () => { this.allRows = !this.allRows; this.render(); }));
+      if (res.marginals && res.marginals.length) {
+        // drawn in a task of their own, after the figures: no single task draws it all
+        const later = el("div", { class: "eo-composite" });
+        parts.push(later);
+        setTimeout(() => {
+          if (this.last !== res) return;
+          later.append(el("h4", { class: "eo-sub" }, "Each part of the outcome"), V.marginals(res, showExact),
+            el("h4", { class: "eo-sub" }, "The most probable outcomes"),
+            V.table(res, { all: this.allRows, top: 10, showExact, toggle: () => { this.allRows = !this.allRows; this.render(); } }));
+        }, 0);
+      } else {
+        const toggle = el("label", { class: "eo-cum-toggle" },
+          el("input", { type: "checkbox", class: "eo-at-least-view", checked: this.atLeastView || null,
+            onchange: (e) => { this.atLeastView = e.target.checked; this.render(); } }), " at least (P(X ≥ x))");
+        let rows = res.rows;
+        if (rows.length > 60) rows = res.window.map((i) => res.rows[i]);
+        parts.push(el("div", { class: "eo-chart-head" }, res.numeric ? toggle : null),
+          V.chart(rows, { atLeast: this.atLeastView && res.numeric, numeric: res.numeric }));
+        parts.push(V.table(res, { all: this.allRows, showExact, toggle: () => { this.allRows = !this.allRows; this.render(); } }));
+      }
       this.result.replaceChildren(...parts);
     }
 
@@ -295,18 +398,11 @@
   }
 
   function atLeast(rows, k) {
-    if (!Number.isFinite(k)) return { text: "", exact: "" };
+    if (!Number.isFinite(k)) return { dec: "", exact: "" };
     for (const r of rows) {
-      if (r.outcome >= k) return { text: figure(r.at_least, r.at_least_decimal), exact: r.at_least };
+      if (r.outcome >= k) return { dec: r.at_least_decimal, exact: r.at_least };
     }
-    return { text: "0", exact: "0" };
-  }
-
-  function figure(exact, dec) {
-    if (exact === "1/1") return "1";
-    if (exact === "0/1") return "0";
-    if (exact.startsWith("(")) return "≈ " + dec + " (exact: " + exact.slice(1, -1) + ")";
-    return exact + "  ≈ " + dec;
+    return { dec: "0", exact: "0" };
   }
 
   // --------------------------------------------------------------- fields
@@ -396,7 +492,12 @@
       }
       // "Paste or edit" starts from the text of the example chosen last
       const remember = (path) => {
-        if (path) fetch(new URL(path, base)).then((r) => r.text()).then((t) => { this.lastExampleText = t; });
+        if (path) {
+          fetch(new URL(path, base)).then((r) => r.text()).then((t) => {
+            this.lastExampleText = t;
+            if (this.panel.fields) this.panel.updateConditions();
+          });
+        }
       };
       remember(this.fileSelect.value !== "__paste__" ? this.fileSelect.value : null);
       this.fileSelect.addEventListener("change", () => {
@@ -415,6 +516,12 @@
 
     pasted() {
       return this.spec.input === "file" && this.fileSelect.value === "__paste__";
+    }
+
+    // a vehicle's unit file (Armour Values and Hull Points), pasted or chosen
+    isVehicle() {
+      const text = this.pasted() ? this.text.value : this.lastExampleText || "";
+      return /^\s*hull_points\s*=/m.test(text);
     }
 
     raw(node) {
@@ -451,72 +558,6 @@
     }
   }
 
-  // ---------------------------------------------------------------- output
-  function chart(res, cumulative) {
-    const NS = "http://www.w3.org/2000/svg";
-    let rows = res.rows;
-    if (rows.length > 60) rows = res.window.map((i) => res.rows[i]);
-    const W = 560, H = 200, pad = 28, n = rows.length;
-    const svg = document.createElementNS(NS, "svg");
-    svg.setAttribute("viewBox", `0 0 ${W} ${H + 40}`);
-    svg.setAttribute("class", "eo-chart" + (cumulative ? " eo-cum" : ""));
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", cumulative ? "P(at least) by outcome" : "Probability by outcome");
-    const vals = rows.map((r) => (cumulative ? r.at_least_float : r.p_float));
-    const top = cumulative ? 1 : Math.max(...vals, 1e-12);
-    const bw = (W - pad) / Math.max(n, 1);
-    const add = (tag, attrs, text) => {
-      const node = document.createElementNS(NS, tag);
-      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-      if (text !== undefined) node.textContent = text;
-      svg.append(node);
-      return node;
-    };
-    add("line", { x1: pad, y1: H, x2: W, y2: H, class: "eo-axis" });
-    add("text", { x: pad - 4, y: 10, "text-anchor": "end", class: "eo-tick" }, (top * 100).toPrecision(2) + "%");
-    add("text", { x: pad - 4, y: H, "text-anchor": "end", class: "eo-tick" }, "0");
-    const every = Math.ceil(n / 20);
-    rows.forEach((r, i) => {
-      const h = (vals[i] / top) * (H - 14);
-      const bar = add("rect", { x: pad + i * bw + bw * 0.1, y: H - h, width: Math.max(bw * 0.8, 1), height: Math.max(h, 0), class: "eo-bar" });
-      const t = document.createElementNS(NS, "title");
-      t.textContent = `${r.label}: ${cumulative ? "P(≥) " + figure(r.at_least, r.at_least_decimal) : figure(r.p, r.decimal)}`;
-      bar.append(t);
-      if (i % every === 0) {
-        const label = r.label.length > 14 ? r.label.slice(0, 13) + "…" : r.label;
-        add("text", { x: pad + i * bw + bw / 2, y: H + 14, "text-anchor": "middle", class: "eo-tick" }, label);
-      }
-    });
-    return svg;
-  }
-
-  function table(res, all, toggle) {
-    const numeric = res.numeric;
-    const t = el("table", { class: "eo-table" });
-    t.append(el("thead", {}, el("tr", {}, el("th", {}, "outcome"), el("th", {}, "probability"), el("th", {}, "decimal"), numeric ? el("th", {}, "P(≥)") : null)));
-    const body = el("tbody");
-    const row = (r) => el("tr", { "data-outcome": r.label },
-      el("td", {}, r.label), el("td", { class: "eo-p" }, r.p === "1/1" ? "1" : r.p), el("td", {}, r.decimal),
-      numeric ? el("td", { class: "eo-ge", "data-exact": r.at_least }, r.at_least === "1/1" ? "1" : r.at_least_decimal) : null);
-    const gapRow = (g) => el("tr", { class: "eo-gap" }, el("td", { colspan: numeric ? "4" : "3" }, g.text));
-    if (all || res.window.length === res.rows.length) {
-      res.rows.forEach((r) => body.append(row(r)));
-    } else {
-      const below = res.gaps.filter((g) => g.where === "below");
-      const rest = res.gaps.filter((g) => g.where !== "below");
-      below.forEach((g) => body.append(gapRow(g)));
-      res.window.forEach((i) => body.append(row(res.rows[i])));
-      rest.forEach((g) => body.append(gapRow(g)));
-    }
-    t.append(body);
-    const box = el("div", { class: "eo-table-box" }, t);
-    if (res.window.length < res.rows.length) {
-      box.append(el("button", { type: "button", class: "eo-all", onclick: toggle },
-        all ? "Show the most probable rows" : `Show all ${res.rows.length} rows`));
-    }
-    return box;
-  }
-
   // ------------------------------------------------------------- start up
   async function start() {
     setStatus("Loading the forms…", true);
@@ -525,35 +566,10 @@
     const shared = fromHash();
     (shared && shared.length ? shared : [DEFAULT_QUESTION]).forEach((q) => addPanel(q));
     compareBox.checked = api.panels.length > 1;
-    setStatus(`Starting Python (Pyodide ${manifest.pyodide}, about 12 MB the first time)…`, true);
-    const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
-    setStatus("Loading exactodds…", true);
-    const fetchBytes = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
-    const put = async (rel, url) => {
-      const path = "/home/pyodide/" + rel;
-      pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-      pyodide.FS.writeFile(path, await fetchBytes(url));
-      return path;
-    };
-    const eager = manifest.wheels.filter((w) => w.eager);
-    const lazy = manifest.wheels.filter((w) => !w.eager);
-    const examples = Object.values(manifest.examples).flat();
-    await Promise.all([
-      ...eager.map((w) => put("wheels/" + w.file, new URL("wheels/" + w.file, base))),
-      ...examples.map((p) => put(p, new URL(p, base))),
-    ]);
-    pyodide.FS.chdir("/home/pyodide");
-    const addPath = (files) => pyodide.runPython(
-      "import sys\nfor w in " + JSON.stringify(files.map((w) => "/home/pyodide/wheels/" + w.file)) +
-      ":\n    sys.path.append(w) if w not in sys.path else None\n");
-    addPath(eager);
-    runJson = pyodide.runPython("from exactodds.webform import run_json\nrun_json");
-    api.timings.ready = performance.now() - api.timings.start;
+    setStatus(`Starting Python (Pyodide ${manifest.pyodide}, about 18 MB the first time)…`, true);
+    await py.ready;
     setStatus("Ready.", false);
     await Promise.all(api.panels.map((p) => p.answer()));
-    // the other wheels (sympy, mpmath, click): for exactodds.symbolic, after the first answer
-    Promise.all(lazy.map((w) => put("wheels/" + w.file, new URL("wheels/" + w.file, base))))
-      .then(() => addPath(lazy)).catch(() => {});
     window.addEventListener("hashchange", () => {
       const qs = fromHash();
       if (!qs) return;

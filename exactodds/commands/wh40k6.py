@@ -17,7 +17,7 @@ from ..dice import successes
 from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
 from .described import OMIT, Layout, described, when
-from .kinds import Choice, ProfileFile, ProfileRef, Text
+from .kinds import Choice, Flag, ProfileFile, ProfileRef, Text
 from .params import ParamError, Params, literal, param
 from .registry import define
 
@@ -37,7 +37,7 @@ def _if_hot(name: str, fact: Any) -> tuple[str, Any]:
     return name, lambda p, *_: fact(p) if p.gets_hot() else OMIT
 
 
-WEAPON = tuple(_given(n) for n in ("rules", "poisoned", "random_shots", "moved", "range"))
+WEAPON = tuple(_given(n) for n in ("rules", "poisoned", "random_shots", "salvo", "moved", "range"))
 """The weapon's rules and the turn, shown when given."""
 FIRERS = (_if_hot("firers", lambda p: p.firing_models()), _if_hot("firer_wounds", lambda p: p.wounds_each()),
           *(_given(n) for n in ("firer_save", "firer_invulnerable", "firer_feel_no_pain")))
@@ -112,8 +112,16 @@ class WoundParams(rules.Wounding):
 class ChargeParams(rules.Charging):
     """A charge roll against a distance."""
 
+    show_decisions: bool = param(Flag(), "With Fleet: add the decision table (which dice each first roll "
+                                 "rerolls, and P(reaching the distance) after it).", False)
+
     QUERY: ClassVar[Layout] = ("distance", ("rolls", lambda p, *_: list(p.methods())),
                                ("charges_with", lambda p, *_: rules.slowest(p.methods())), when("fleet"))
+
+    def check(self) -> None:
+        if self.show_decisions and not self.fleet:
+            raise ParamError("{show_decisions} needs {fleet}: only Fleet chooses dice to reroll")
+        super().check()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,7 +135,8 @@ class FightParams(rules.Fighting, _TwoUnits):
     """One fight sub-phase between two unit files."""
 
     QUERY: ClassVar[Layout] = ("attacker", "defender", ("attacker_unit", lambda p, a, d: a.name),
-                               ("defender_unit", lambda p, a, d: d.name), "attacker_charged")
+                               ("defender_unit", lambda p, a, d: d.name), "attacker_charged",
+                               when("difficult_terrain"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -221,13 +230,16 @@ def charge(p: ChargeParams) -> Answer:
 
     Example: exactodds 40k6 charge --distance 8
     """
-    from ..rules.wh40k6.assault import fleet_charge_roll
+    from ..rules.wh40k6.assault import fleet_charge_roll, fleet_decisions
 
     methods = p.methods()
     used = rules.slowest(methods)
     dist = fleet_charge_roll(p.distance, (used,)) if p.fleet else rules.charge_roll(used)
     query = described(p)
-    return Answer(dist, query, {"p_success": rules.p_charge(p.distance, methods, p.fleet)})
+    extras: dict[str, Any] = {"p_success": rules.p_charge(p.distance, methods, p.fleet)}
+    if p.show_decisions:
+        extras["decisions"] = fleet_decisions(p.distance, (used,))
+    return Answer(dist, query, extras)
 
 
 @define("40k6", "fight", FightParams)
@@ -240,7 +252,7 @@ def fight(p: FightParams) -> Answer:
     from ..profiles.wh40k6 import load_unit
 
     a, d = p.attacker.parsed(load_unit, True), p.defender.parsed(load_unit, True)
-    result = rules.fight(a, d, p.attacker_charged)
+    result = rules.fight(a, d, p.attacker_charged, p.difficult_terrain)
     survivors = result.survivors()
     query = described(p, a, d)
     extras = {
@@ -323,7 +335,7 @@ class AssaultParams(rules.Assaulting, _AssaultUnits):
                               metavar="NAME")
 
     QUERY: ClassVar[Layout] = ("attacker", "defender", "distance", "rounds",
-                               ("overwatch", lambda p, *_: not p.no_overwatch))
+                               ("overwatch", lambda p, *_: not p.no_overwatch), when("difficult_terrain"))
 
 
 @define("40k6", "assault", AssaultParams)
@@ -349,7 +361,8 @@ def assault(p: AssaultParams) -> Answer:
     except InputError as e:
         raise ParamError("{defender} " + literal(e)) from None
     sc = Scenario({"attacker": a, "defender": d},
-                  [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault")])
+                  [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault",
+                           difficult_terrain=p.difficult_terrain)])
     stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"
                                           else f"assault: {p.stage}")
     answer = scenario_answer(sc, described(p), stage)

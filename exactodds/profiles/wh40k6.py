@@ -20,7 +20,7 @@ A unit file::
     eternal_warrior = true           # optional, default false: immune to Instant Death
     wounds_left = 1                  # optional: a model already wounded (1 to wounds)
     rules = ["furious-charge"]       # optional: furious-charge, rage, counter-attack, hatred,
-                                     #   fearless, stubborn
+                                     #   fearless, stubborn, relentless, and-they-shall-know-no-fear
     # close combat (required by `fight`; all or none of the first five):
     ws = 4
     initiative = 4
@@ -32,16 +32,29 @@ A unit file::
     bs = 4                           # Ballistic Skill 1-10 (required with weapons)
     weapon = "bolter"                # or weapons = ["bolt pistol", "plasma pistol"]
     charge_roll = "2d6"              # optional: 2d6 (default), 3d6kh2, 3d6kl2
+    melee = "power sword"            # optional close-combat weapon(s): or ["chainsword", "bolt pistol"]
+    melee_uses = "power sword"       # optional: the one it fights with (default: the best, see docs)
+    grenades = ["assault"]           # optional: assault grenades (charging through difficult terrain)
 
     [weapons.bolter]                 # one table per weapon named by a model line
     range = 24                       # optional, inches (out of range: no fire; rapid-fire: half)
-    shots = 1                        # per model (default 1); for template/blast: models hit
+    shots = 1                        # per model (default 1); for template/blast: models hit;
+                                     #   Salvo X/Y: "2/4" (2 shots each after moving, 4 stationary)
     strength = 4                     # required, 1-10
     ap = 5                           # optional (no AP when absent)
     type = "normal"                  # optional: normal, template, blast, artillery, no-bs
     rules = ["rapid-fire"]           # optional weapon rules (as `40k6 shoot --rules`)
     poisoned = 4                     # optional: Poisoned (X+)
     random_shots = "D6"              # optional: each model fires D6 shots instead
+
+    [weapons."power sword"]          # a close-combat weapon
+    type = "melee"
+    strength = "user"                # user, "+1", "+2", "x2" or a number (at most 10)
+    ap = 3                           # optional (no AP when absent)
+    rules = []                       # unwieldy, specialist-weapon, concussive, armourbane,
+                                     #   rending, shred, poisoned, sniper
+    charge_strength = "+1"           # optional: Strength and AP in the turn it charges
+    charge_ap = 3                    #   (a power lance)
 
 Errors name the file, the key and the expected type; unknown keys are
 refused so that a typo never silently changes an answer.
@@ -54,19 +67,23 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InputError
+from ..core.kinds import KindError
+from ..rules.kinds import parse_shot_pair
 from ..rules.wh40k6 import Melee, Model, Unit
 from . import dice_count, points
 from ..rules.wh40k6.traits import MODEL_RULES, WEAPON_RULES
+from ..rules.wh40k6.melee import MeleeWeapon
 from ..rules.wh40k6.units import WEAPON_TYPES, Weapon
 from ..rules.wh40k6.vehicles import Vehicle
 from ..tomlfiles import ProfileRef, between, load_toml, no_unknown_keys, optional, require
 
 UNIT_KEYS = {"name", "points", "models", "weapons"}
 WEAPON_KEYS = {"range", "shots", "strength", "ap", "type", "rules", "poisoned", "random_shots"}
+MELEE_WEAPON_KEYS = {"strength", "ap", "type", "rules", "poisoned", "charge_strength", "charge_ap"}
 MELEE_REQUIRED = ("ws", "initiative", "attacks", "strength", "leadership")
 MODEL_KEYS = {"name", "count", "toughness", "wounds", "save", "invulnerable", "cover", "character",
               "look_out_sir", *MELEE_REQUIRED, "ap", "feel_no_pain", "eternal_warrior", "wounds_left",
-              "rules", "bs", "weapon", "weapons", "charge_roll"}
+              "rules", "bs", "weapon", "weapons", "charge_roll", "melee", "melee_uses", "grenades"}
 _SAVE = re.compile(r"^\s*([2-6])\s*\+\s*$")
 
 
@@ -113,10 +130,29 @@ def _melee(m: dict, path: Path, where: str, needed: bool) -> Melee | None:
     return Melee(ap=ap, **values)
 
 
-def _weapon(name: str, w: object, path: Path) -> Weapon:
+def _melee_weapon(name: str, w: dict, path: Path) -> MeleeWeapon:
+    where = f"weapons.{name}"
+    no_unknown_keys(w, MELEE_WEAPON_KEYS, path, where)
+    try:
+        return MeleeWeapon(name, require(w, "strength", (int, str), path, where),
+                           optional(w, "ap", int, path, where, check=between(1, 6)),
+                           tuple(optional(w, "rules", list, path, where, default=[])),
+                           _save(w, "poisoned", path, where, "a Poisoned roll"),
+                           optional(w, "charge_strength", (int, str), path, where),
+                           optional(w, "charge_ap", int, path, where, check=between(1, 6)))
+    except InputError as e:
+        raise InputError(f"{path}: {where}: {str(e).removeprefix(f'close-combat weapon {name}: ')}") from None
+
+
+def _weapon(name: str, w: object, path: Path) -> Weapon | MeleeWeapon:
     where = f"weapons.{name}"
     if not isinstance(w, dict):
         raise InputError(f"{path}: {where} must be a table ([weapons.\"{name}\"])")
+    if w.get("type") == "melee":
+        return _melee_weapon(name, w, path)
+    if isinstance(w.get("strength"), str):
+        raise InputError(f"{path}: {where}.strength = {w['strength']!r:.20}: a ranged weapon's Strength is a "
+                         "number from 1 to 10 (user, +1, +2 and x2 are for close-combat weapons: type = \"melee\")")
     no_unknown_keys(w, WEAPON_KEYS, path, where)
     rules = optional(w, "rules", list, path, where, default=[])
     for r in rules:
@@ -124,10 +160,19 @@ def _weapon(name: str, w: object, path: Path) -> Weapon:
             raise InputError(f"{path}: {where}.rules: unknown rule {r!r:.60}; allowed: {', '.join(WEAPON_RULES)}")
     kind = optional(w, "type", str, path, where, default="normal")
     if kind not in WEAPON_TYPES:
-        raise InputError(f"{path}: {where}.type = {kind!r:.40}: expected one of {', '.join(WEAPON_TYPES)}")
+        raise InputError(f"{path}: {where}.type = {kind!r:.40}: expected one of {', '.join(WEAPON_TYPES)}, melee")
+    count = between(1, 100)
+    shots = optional(w, "shots", (int, str), path, where, default=1,
+                     check=lambda v: count(v) if isinstance(v, int) else None)
+    salvo = None
+    if isinstance(shots, str):
+        try:
+            salvo, shots = parse_shot_pair(shots, f"{where}.shots (Salvo X/Y)"), 1
+        except KindError as e:
+            raise InputError(f"{path}: {e}") from None
     try:
         return Weapon(name=name, strength=require(w, "strength", int, path, where, check=between(1, 10)),
-                      shots=optional(w, "shots", int, path, where, default=1, check=between(1, 100)),
+                      shots=shots, salvo=salvo,
                       ap=optional(w, "ap", int, path, where, check=between(1, 6)), weapon_type=kind,
                       rules=tuple(rules), poisoned=_save(w, "poisoned", path, where, "a Poisoned roll"),
                       random_shots=optional(w, "random_shots", str, path, where),
@@ -147,6 +192,15 @@ def _model_weapons(m: dict, path: Path, where: str) -> tuple[str, ...]:
     return (one,) if one is not None else tuple(many)
 
 
+def _melee_names(m: dict, path: Path, where: str) -> tuple[str, ...]:
+    value = optional(m, "melee", (str, list), path, where, default=[])
+    names = [value] if isinstance(value, str) else value
+    for w in names:
+        if not isinstance(w, str):
+            raise InputError(f"{path}: {where}.melee: {w!r:.40} is not a weapon name (text)")
+    return tuple(names)
+
+
 def unit_from_doc(doc: dict, path: Path, melee: bool = False, default_name: str | None = None) -> Unit:
     """A unit from a parsed unit file (or an inline table of a scenario file)."""
     return _unit(doc, path, melee, default_name)
@@ -164,7 +218,9 @@ def _unit(doc: dict, path: Path, melee: bool, default_name: str | None = None) -
     points(doc, path)
     name = optional(doc, "name", str, path, default=default_name or path.stem)
     tables = optional(doc, "weapons", dict, path, default={})
-    weapons = tuple(_weapon(k, v, path) for k, v in tables.items())
+    every = [_weapon(k, v, path) for k, v in tables.items()]
+    weapons = tuple(w for w in every if isinstance(w, Weapon))
+    melee_weapons = tuple(w for w in every if isinstance(w, MeleeWeapon))
     lines = require(doc, "models", list, path)
     if not lines:
         raise InputError(f"{path}: models is empty; expected at least one [[models]] table")
@@ -197,10 +253,13 @@ def _unit(doc: dict, path: Path, melee: bool, default_name: str | None = None) -
             bs=optional(m, "bs", int, path, where, check=between(1, 10)),
             weapons=_model_weapons(m, path, where),
             charge_roll=optional(m, "charge_roll", str, path, where, default="2d6"),
+            melee_weapons=_melee_names(m, path, where),
+            melee_uses=optional(m, "melee_uses", str, path, where),
+            grenades=tuple(optional(m, "grenades", list, path, where, default=[])),
         )
         models.append(model_kwargs)
     try:
-        return Unit(tuple(Model(**kw) for kw in models), name, weapons)
+        return Unit(tuple(Model(**kw) for kw in models), name, weapons, melee_weapons)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
 

@@ -1,5 +1,5 @@
 """What a Warhammer 40,000 6th edition scenario file holds: unit files (or units
-written inline) and the steps ``shoot``, ``assault``, ``fight`` and ``morale``
+written inline) and the steps ``shoot``, ``assault``, ``fight``, ``morale`` and ``regroup``
 (see :mod:`.scenario` for the file's layout). Registers these readers for the
 ``40k6`` system."""
 
@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core import InputError
 from ..rules.wh40k6.exchange import MAX_ROUNDS, Assault, Fight, MoraleCheck, Shoot
+from ..rules.wh40k6.steps import Regroup
 from ..rules.wh40k6.system import SYSTEM
 from ..rules.wh40k6.traits import RANGES
 from ..tomlfiles import between, optional, require
@@ -70,7 +71,7 @@ def read_shoot(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) ->
     return Shoot(require(s, "unit", str, path, where), require(s, "target", str, path, where),
                  _order(s, path, where), _focus(s, path, where), optional(s, "snap", bool, path, where, default=False),
                  optional(s, "moved", bool, path, where, default=False), rng, _inches(s, "distance", path, where),
-                 name)
+                 name, optional(s, "morale", bool, path, where, default=False))
 
 
 def read_assault(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) -> Assault:
@@ -82,14 +83,21 @@ def read_assault(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) 
     assert distance is not None  # required above
     return Assault(require(s, "attacker", str, path, where), require(s, "defender", str, path, where),
                    distance, rounds, optional(s, "overwatch", bool, path, where, default=True),
-                   _order(s, path, where), name)
+                   _order(s, path, where), name,
+                   difficult_terrain=optional(s, "difficult_terrain", bool, path, where, default=False))
 
 
 def read_fight(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) -> Fight:
     """A ``fight`` step."""
     name, rounds = _name_and_rounds(s, path, where, overrides)
     return Fight(require(s, "attacker", str, path, where), require(s, "defender", str, path, where),
-                 optional(s, "charged", bool, path, where, default=False), rounds, name)
+                 optional(s, "charged", bool, path, where, default=False), rounds, name,
+                 difficult_terrain=optional(s, "difficult_terrain", bool, path, where, default=False))
+
+
+def read_regroup(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) -> Regroup:
+    """A ``regroup`` step."""
+    return Regroup(require(s, "unit", str, path, where), optional(s, "name", str, path, where, default=""))
 
 
 def read_morale(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) -> MoraleCheck:
@@ -103,11 +111,14 @@ FILES = register(ScenarioFiles(
     SYSTEM.name,
     steps={
         "shoot": StepReader(frozenset({"unit", "target", "range", "distance", "order", "focus_fire", "moved",
-                                       "snap"}), read_shoot),
-        "assault": StepReader(frozenset({"attacker", "defender", "distance", "rounds", "overwatch", "order"}),
+                                       "snap", "morale"}), read_shoot),
+        "assault": StepReader(frozenset({"attacker", "defender", "distance", "rounds", "overwatch", "order",
+                                          "difficult_terrain"}),
                               read_assault),
-        "fight": StepReader(frozenset({"attacker", "defender", "charged", "rounds"}), read_fight),
+        "fight": StepReader(frozenset({"attacker", "defender", "charged", "rounds", "difficult_terrain"}),
+                            read_fight),
         "morale": StepReader(frozenset({"unit", "modifier"}), read_morale),
+        "regroup": StepReader(frozenset({"unit"}), read_regroup),
     },
     load_unit=load_unit,
     unit_from_doc=lambda table, path, name: unit_from_doc(table, path, default_name=name),

@@ -68,7 +68,7 @@ def check_turns(turns: object) -> None:
         raise InputError(f"turns {turns!r:.20} is not allowed: use a whole number from 1 to {MAX_TURNS}")
 
 
-TURN_CLEARED = ("charge failed",)
+TURN_CLEARED = ("charge failed", "pinned")
 """Statuses that last until the end of the turn only."""
 
 

@@ -6,8 +6,10 @@ Modules by concept: :mod:`.inputs` (each rule step's typed input),
 :mod:`.tables` (BS and WS tables as data),
 :mod:`.units` (models, units, attacks), :mod:`.shooting` (hits, wounds,
 saves, the shooting pipeline, Overwatch), :mod:`.casualties` (who takes each
-wound), :mod:`.assault` (the charge roll), :mod:`.fight` (the fight
-sub-phase), :mod:`.morale` (morale tests).
+wound), :mod:`.assault` (the charge roll), :mod:`.melee` (close-combat
+weapons), :mod:`.blows` (one side's blows in a fight round: weapon choice,
+Hammer of Wrath, Concussive), :mod:`.fight` (the fight sub-phase),
+:mod:`.morale` (morale tests).
 """
 
 from .attack import Attacked, hit_attack, shooting_attack, unit_fire

@@ -14,17 +14,22 @@ Cost: that of the path taken (:func:`~.shooting.shooting_pipeline`,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ...core import Dist
+from ...core import Dist, Pipeline, Run
 from ...core.params import ParamError, literal
+from ..allocation import UnitState
 from .gets_hot import Firer, gets_hot, shoot_firers, volley_removed
 from .casualties import start_state
-from .firing import Sides, fire_both_pipeline, fire_pipeline, gets_hot_unit
+from .firing import (
+    PINNING, Pinning, Sides, fire_both_pipeline, fire_pipeline, gets_hot_unit, pinning_labels, track_pinning,
+)
+from .morale import leadership_in_play, p_pinned
 from .inputs import Firing, OverwatchAttack, Shooting, ShootingAttack, UnitFire, Volley
-from .shooting import HITS, WOUNDS, hits, overwatch_attack, shoot, stage_counts
+from .shooting import HITS, UNSAVED, WOUNDS, hits, overwatch_attack, shoot, stage_counts
 from .units import Unit
 from .vehicles import DAMAGE, EXPLODES, Vehicle, result_of, shoot_vehicle
 
@@ -105,6 +110,9 @@ def shooting_attack(a: ShootingAttack, target: Unit | Vehicle) -> Attacked:
         run = shoot(overwatch_attack(attack) if overwatch else attack, target, a.focus_fire)
     stages = stage_counts(run)
     extras: dict[str, Any] = {"mean_hits": stages[HITS].mean(), "mean_wounds": stages[WOUNDS].mean()}
+    if PINNING in attack.rules and not overwatch:  # Overwatch causes no pinning test
+        leadership_in_play(target, start_state(target), "a pinning test")  # refuse a unit with no Leadership
+        extras["p_pinned"] = p_pinned(target, run[UNSAVED].map(lambda s: (s, s.unsaved > 0)))
     if gets_hot(attack):
         lost = joint.map(lambda x: x[1])
         extras.update(losses_extras(lost))
@@ -148,25 +156,45 @@ def unit_fire(f: UnitFire, attacker: Unit, target: Unit) -> Attacked:
     ``groups`` in the order fired. Cost: :func:`~.firing.fire_pipeline` (or
     :func:`~.firing.fire_both_pipeline`)."""
     turn = (f.order, f.focus_fire, f.snap, f.moved, f.range, f.distance)
+    pins = pinning_labels(attacker)
     if gets_hot_unit(attacker):
         a0, t0 = start_state(attacker), start_state(target)
         pipe = fire_both_pipeline(attacker, target, a0, *turn, casualties_only=True)
-        run = pipe.run(Sides(t0, a0))
+        run, pinned = _run_pinning(pipe, Sides(t0, a0), target, pins, lambda s: s.target)
         ends = {name: d.map(lambda s: FireEnd(s.target.casualties(), s.firer.casualties() - a0.casualties()))
                 for name, d in run.stages.items()}
         end = ends[pipe.names[-1]] if pipe.names else Dist.constant(FireEnd(0, 0))
         target_lost = end.map(lambda x: x.casualties)
-        extras = {"p_unit_destroyed": target_lost.pmf(target.size),
-                  "mean_casualties_after": {name: ends[name].map(lambda x: x.casualties).mean()
-                                            for name in pipe.names},
-                  "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
-                  "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
-        return Attacked(end, ends, extras, facts={"groups": pipe.names}, mean=target_lost.mean())
+        hot: dict[str, Any] = {"p_unit_destroyed": target_lost.pmf(target.size),
+                               "mean_casualties_after": {name: ends[name].map(lambda x: x.casualties).mean()
+                                                         for name in pipe.names},
+                               "p_attacker_lost": end.prob(lambda x: x.attacker_lost > 0),
+                               "mean_attacker_lost": end.map(lambda x: x.attacker_lost).mean()}
+        if pinned is not None:
+            hot["p_pinned"] = pinned
+        return Attacked(end, ends, hot, facts={"groups": pipe.names}, mean=target_lost.mean())
     pipe = fire_pipeline(attacker, target, None, *turn)
-    run = pipe.run(start_state(target))
+    run, pinned = _run_pinning(pipe, start_state(target), target, pins, lambda s: s)
     stages = {name: d.map(lambda s: s.casualties()) for name, d in run.stages.items()}
     casualties = stages[pipe.names[-1]] if pipe.names else Dist.constant(0)
-    extras = {"p_unit_destroyed": casualties.pmf(target.size),
-              "mean_casualties_after": {name: stages[name].mean() for name in pipe.names}}
+    extras: dict[str, Any] = {"p_unit_destroyed": casualties.pmf(target.size),
+                              "mean_casualties_after": {name: stages[name].mean() for name in pipe.names}}
+    if pinned is not None:
+        extras["p_pinned"] = pinned
     return Attacked(casualties, stages, extras, facts={"groups": pipe.names})
 
+
+
+def _run_pinning(pipe: Pipeline, start: Any, target: Unit, pins: set[str],
+                 target_of: Callable[[Any], UnitState]) -> tuple[Run, Fraction | None]:
+    """Run ``pipe`` from ``start``; with weapon groups that have Pinning (``pins``,
+    their labels), also P(the target is pinned) (None without them). Cost:
+    :func:`~.firing.track_pinning`."""
+    if not pins:
+        return pipe.run(start), None
+    leadership_in_play(target, start_state(target), "a pinning test")  # refuse a unit with no Leadership
+    tracked = track_pinning(pipe, pins, lambda s: target_of(s).unsaved).run(Pinning(start))
+    run = Run(tracked.final.map(lambda p: p.state), {name: d.map(lambda p: p.state) for name, d in
+                                                      tracked.stages.items()})
+    pinned = p_pinned(target, tracked.final.map(lambda p: (target_of(p.state), p.wounded)))
+    return run, pinned

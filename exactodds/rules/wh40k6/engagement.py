@@ -23,7 +23,7 @@ from ...dice import d6
 from ..allocation import UnitState
 from .assault import check_distance, unit_charge_roll
 from .casualties import start_state
-from .fight import DEFENDER, NOBODY, FightState, Standing, combat_result, fight_pipeline, standing_of, who_falls_back
+from .fight import DEFENDER, NOBODY, Blows, FightState, Standing, combat_result, standing_of, who_falls_back
 from .firing import alive_per_line, can_shoot, cleared, fire_both, fire_pipeline, gets_hot_unit
 from .units import Unit, require_type
 
@@ -31,6 +31,10 @@ from .units import Unit, require_type
 
 LOCKED, CHARGE_FAILED, FALLS_BACK, SWEPT, READY = "locked", "charge failed", "falling back", "swept", ""
 """How an assault stands for a unit (the empty text: nothing)."""
+
+ATSKNF = "and-they-shall-know-no-fear"
+DIFFICULT_TERRAIN_ROLL = "3d6kl2"
+"""Charging through difficult terrain: 3D6, the highest discarded."""
 
 
 class Engagement(NamedTuple):
@@ -71,13 +75,18 @@ def _wiped(state: UnitState) -> UnitState:
     return UnitState(tuple(0 for _ in state.wounds), 0, state.marked)
 
 
-def sweeping_advance(who: str, winner_initiative: int, loser_initiative: int) -> Dist:
+def sweeping_advance(who: str, winner_initiative: int, loser_initiative: int, fights_on: bool = False) -> Dist:
     """The loser ``who`` falls back; the winner's sweeping advance may catch it:
     Dist over the pair of statuses (attacker's, defender's) after the round,
-    both :data:`LOCKED` when nobody falls back (the combat goes on). O(1)."""
+    both :data:`LOCKED` when nobody falls back (the combat goes on).
+    ``fights_on``: the loser has And They Shall Know No Fear, so caught it is
+    not destroyed and stays locked in combat. O(1)."""
     if who == NOBODY:
         return Dist.constant((LOCKED, LOCKED))
     caught = p_caught(winner_initiative, loser_initiative)
+    if fights_on:
+        loser = (READY, FALLS_BACK) if who == DEFENDER else (FALLS_BACK, READY)
+        return Dist.bernoulli(caught, success=(LOCKED, LOCKED), failure=loser)
     if who == DEFENDER:
         return Dist.bernoulli(caught, success=(READY, SWEPT), failure=(READY, FALLS_BACK))
     return Dist.bernoulli(caught, success=(SWEPT, READY), failure=(FALLS_BACK, READY))
@@ -94,9 +103,11 @@ class _Side(NamedTuple):
     """Models in play, highest Leadership, morale rule (the combat result)."""
     initiative: int
     """The Initiative it rolls with in a sweeping advance."""
+    fearless_of_sweeps: bool = False
+    """A model in play has And They Shall Know No Fear: a sweeping advance does not destroy it."""
 
 
-def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
+def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False) -> Kernel:
     """One round of combat between locked units, as a kernel on
     :class:`Engagement`: the Initiative steps (as in
     :func:`~.fight.fight_pipeline`; ``charged``: the attacker charged this
@@ -108,7 +119,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
     distinct state after the blows O(1) (each unit's standing computed once
     per distinct unit state, O(models); each morale test and sweeping advance
     once per (result, Initiatives), O(36))."""
-    blows = fight_pipeline(attacker, defender, charged).steps[:-2]
+    blows = Blows(attacker, defender, charged, difficult_terrain)
     a_models, d_models = attacker.expanded(), defender.expanded()
 
     def sides(unit: Unit, models: list) -> Callable[[UnitState], _Side]:
@@ -123,7 +134,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
                 got = memo.get(clear)
                 if got is None:
                     got = memo[clear] = _Side(clear, _wiped(clear), standing_of(models, clear),
-                                              sweep_initiative(unit, clear))
+                                              sweep_initiative(unit, clear), any(
+                                                  ATSKNF in models[i].rules for i in clear.alive()))
                 memo[state] = got
             return got
 
@@ -134,11 +146,12 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
 
     def ending(falls: Dist, a: _Side, d: _Side) -> Dist:
         """The statuses after the loser's morale test (``falls``) and the sweeping advance."""
-        key = (falls, a.initiative, d.initiative)
+        key = (falls, a.initiative, d.initiative, a.fearless_of_sweeps, d.fearless_of_sweeps)
         got = endings.get(key)
         if got is None:
             got = endings[key] = falls.then(lambda who: sweeping_advance(
-                who, *((a.initiative, d.initiative) if who == DEFENDER else (d.initiative, a.initiative))))
+                who, *((a.initiative, d.initiative, d.fearless_of_sweeps) if who == DEFENDER
+                       else (d.initiative, a.initiative, a.fearless_of_sweeps))))
         return got
 
     def after_blows(f: FightState) -> Dist:
@@ -163,8 +176,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool) -> Kernel:
             return Dist.constant(e)
         got = memo.get(e)
         if got is None:
-            d = Dist.constant(FightState(cleared(e.attacker), cleared(e.defender)))
-            for step in blows:
+            steps, start = blows.steps(FightState(cleared(e.attacker), cleared(e.defender)))
+            d = Dist.constant(start)
+            for step in steps:
                 d = step(d)
             got = memo[e] = d.then(after_blows, end_of_round)
         return got
@@ -203,16 +217,17 @@ def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None =
     return kernel
 
 
-def charge_kernel(charger: Unit, distance: Fraction) -> Kernel:
+def charge_kernel(charger: Unit, distance: Fraction, difficult_terrain: bool = False) -> Kernel:
     """The charge roll with the slowest method among the charger's models in
-    play: reaching ``distance`` locks both units, else the charge fails. A
-    charger wiped out by Overwatch does not charge. O(36) per distinct state."""
+    play (through ``difficult_terrain``: 3D6, the highest discarded): reaching
+    ``distance`` locks both units, else the charge fails. A charger wiped out
+    by Overwatch does not charge. O(36) per distinct state."""
     models = charger.expanded()
 
     def kernel(e: Engagement) -> Dist:
         if e.attacker_status != READY or not e.attacker.alive() or not e.defender.alive():
             return Dist.constant(e)
-        methods = {models[i].charge_roll for i in e.attacker.alive()}
+        methods = {DIFFICULT_TERRAIN_ROLL if difficult_terrain else models[i].charge_roll for i in e.attacker.alive()}
         p = unit_charge_roll(sorted(methods)).at_least(distance)
         return Dist.bernoulli(p, success=e._replace(attacker_status=LOCKED, defender_status=LOCKED,
                                                     just_charged=True),
@@ -237,23 +252,28 @@ def check_assault(distance: int | Fraction, rounds: int) -> Fraction:
 
 
 def assault_kernels(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
-                    overwatch: bool = True, order: Sequence[str] | None = None) -> list[tuple[str, Kernel, str]]:
+                    overwatch: bool = True, order: Sequence[str] | None = None,
+                    difficult_terrain: bool = False) -> list[tuple[str, Kernel, str]]:
     """The assault sequence as (name, kernel on :class:`Engagement`, doc):
     ``"overwatch"``, ``"charge"``, then ``"round 1"`` .. ``"round N"``.
 
     An engagement already locked at the start (a combat carried over from an
     earlier turn) skips Overwatch and the charge, and fights without the
     charge bonus; an attacker falling back, or either unit destroyed, does
-    nothing.
+    nothing. ``difficult_terrain``: the charge goes through it (3D6 charge
+    roll, the highest discarded; chargers without assault grenades strike at
+    Initiative 1 in the fight of the charge).
     """
     d = check_assault(distance, rounds)
+    require_type(difficult_terrain, bool, "difficult_terrain")
     require_type(attacker, Unit, "the attacker")
     require_type(defender, Unit, "the defender")
     kernels: list[tuple[str, Kernel, str]] = []
     if overwatch:
         kernels.append((OVERWATCH, overwatch_kernel(attacker, defender, order, d), ""))
-    kernels.append((CHARGE, charge_kernel(attacker, d), ""))
-    charging, continuing = fight_round(attacker, defender, True), fight_round(attacker, defender, False)
+    kernels.append((CHARGE, charge_kernel(attacker, d, difficult_terrain), ""))
+    charging = fight_round(attacker, defender, True, difficult_terrain)
+    continuing = fight_round(attacker, defender, False)
 
     def fight(e: Engagement) -> Dist:
         return (charging if e.just_charged else continuing)(e)
@@ -264,16 +284,17 @@ def assault_kernels(attacker: Unit, defender: Unit, distance: int | Fraction, ro
 
 
 def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1,
-                  overwatch: bool = True, order: Sequence[str] | None = None) -> list[Step]:
+                  overwatch: bool = True, order: Sequence[str] | None = None,
+                  difficult_terrain: bool = False) -> list[Step]:
     """The assault sequence (:func:`assault_kernels`) as steps on :class:`Engagement` states."""
-    return [Step.kernel(name, kernel, doc)
-            for name, kernel, doc in assault_kernels(attacker, defender, distance, rounds, overwatch, order)]
+    return [Step.kernel(name, kernel, doc) for name, kernel, doc in
+            assault_kernels(attacker, defender, distance, rounds, overwatch, order, difficult_terrain)]
 
 
 def assault(attacker: Unit, defender: Unit, distance: int | Fraction, rounds: int = 1, overwatch: bool = True,
-            order: Sequence[str] | None = None) -> Run:
+            order: Sequence[str] | None = None, difficult_terrain: bool = False) -> Run:
     """Run the whole assault of fresh units; ``run.stages`` holds each step."""
-    steps = assault_steps(attacker, defender, distance, rounds, overwatch, order)
+    steps = assault_steps(attacker, defender, distance, rounds, overwatch, order, difficult_terrain)
     w_a = sum(m.wounds * m.count for m in attacker.models)
     w_d = sum(m.wounds * m.count for m in defender.models)
     check_size((w_a + 1) * (w_d + 1) * 4 * rounds, f"an assault of {attacker.size} against {defender.size} models")

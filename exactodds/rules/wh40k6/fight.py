@@ -44,28 +44,20 @@ from typing import NamedTuple
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...core.limits import work_meter
-from ...dice import successes
 from ..allocation import UnitState
-from ..common import wound_target
-from .casualties import (
-    alloc_models, allocation_kernel, instant_death_damage, majority_toughness, majority_ws, recipient, start_state,
-)
+from .blows import CHARGE_BONUS, COUNTER_ATTACK_BONUS, RAGE_BONUS, Choice, Striker
+from .casualties import start_state
 from .morale import FAIL, test_against
-from .tables import ws_target
 from .units import Melee, Unit, require_type
 
-CHARGE_BONUS = 1
-RAGE_BONUS = 2
-"""Rage: +2 Attacks instead of +1 when charging."""
-COUNTER_ATTACK_BONUS = 1
-"""Counter-attack: +1 Attack when charged."""
+__all__ = ["CHARGE_BONUS", "COUNTER_ATTACK_BONUS", "RAGE_BONUS"]
+
 
 
 def _morale_rule(models: list, state: UnitState) -> str:
     """"fearless" or "stubborn" when a model in play has it (Fearless wins), else ""."""
     rules = {r for i in state.alive() for r in models[i].rules}
     return "fearless" if "fearless" in rules else "stubborn" if "stubborn" in rules else ""
-"""+1 Attack for each model of the unit that charged."""
 
 ATTACKER, DEFENDER, NOBODY = "attacker", "defender", "none"
 
@@ -108,11 +100,6 @@ class Survivors(NamedTuple):
     defender_survivors: int
 
 
-def _wounding_hits(attacks: int, p: Fraction) -> Dist:
-    """Wounding hits among ``attacks`` independent attacks each wounding with chance ``p``."""
-    return successes(attacks, p)
-
-
 def _profiles(unit: Unit, role: str) -> list[Melee]:
     require_type(unit, Unit, f"the {role}")
     missing = [m.name for m in unit.models if m.melee is None]
@@ -122,54 +109,75 @@ def _profiles(unit: Unit, role: str) -> list[Melee]:
     return [m.melee for m in unit.models]  # type: ignore[misc]
 
 
-def _striker(unit: Unit, target: Unit, charging: bool, charged: bool) -> Callable[[int, UnitState, UnitState], Dist]:
-    """``(initiative, own state, target state) -> Dist`` of the target's state
-    after ``unit``'s models of that Initiative strike. ``charging``: the unit
-    charged this turn (+1 Attack, +2 with Rage; Furious Charge +1 Strength);
-    ``charged``: it was charged (Counter-attack +1 Attack). A fight after a
-    charge is the first round (Hatred rerolls failed to-hit rolls). Memoised on
-    (initiative, alive strikers per line, target state)."""
-    melee = [replace(p, strength=min(10, p.strength + 1)) if charging and "furious-charge" in m.rules else p
-             for p, m in zip(_profiles(unit, "unit"), unit.models, strict=True)]
-    bonus = [(RAGE_BONUS if "rage" in m.rules else CHARGE_BONUS) if charging else
-             (COUNTER_ATTACK_BONUS if charged and "counter-attack" in m.rules else 0) for m in unit.models]
-    hatred = [(charging or charged) and "hatred" in m.rules for m in unit.models]
-    _profiles(target, "target")
-    line = unit.line_of()
-    # per line: the target's saves against its AP (no cover in close combat),
-    # its recipient (closest first, Look Out Sir) and Instant Death damage
-    choose = recipient(target)
-    kernels = [allocation_kernel(alloc_models(target, p.ap, cover_allowed=False, strength=p.strength), choose,
-                                 instant_death_damage(target, p.strength)) for p in melee]
-    memo: dict[tuple, Dist] = {}
+def _round_marks(state: UnitState) -> tuple[UnitState, frozenset[int]]:
+    """A unit's state at the start of a round without its Concussive marks, and
+    the models concussed in the previous round (they strike at Initiative 1)."""
+    if not state.marked:
+        return state, frozenset()
+    n = len(state.wounds)
+    return replace(state, marked=frozenset()), frozenset(i % n for i in state.marked if state.wounds[i % n])
 
-    def strike(initiative: int, own: UnitState, foe: UnitState) -> Dist:
-        alive = [0] * len(melee)
-        for i in own.alive():
-            if melee[line[i]].initiative == initiative:
-                alive[line[i]] += 1
-        key = (initiative, tuple(alive), foe)
-        if key in memo:
-            return memo[key]
-        result = Dist.constant(foe)
-        if foe.alive() and any(alive):
-            target_ws, toughness = majority_ws(target, foe), majority_toughness(target, foe)
-            for j, n in enumerate(alive):
-                attacks = melee[j].attack_counts(n, bonus[j]) if n else Dist.constant(0)
-                if not max(attacks.support()):
-                    continue
-                # hit then wound, each attack independent: Binomial(attacks, p_hit p_wound), O(attacks)
-                # (random Attacks, e.g. D3 each: mixed over their total, O(attacks^2))
-                p_hit = ws_target(melee[j].ws, target_ws).chance()
-                if hatred[j]:  # reroll failed to-hit rolls: p + (1 - p) p
-                    p_hit = p_hit + (1 - p_hit) * p_hit
-                p = p_hit * wound_target(melee[j].strength, toughness).chance()
-                # O(attacks x target states), equal states merged
-                result = kernels[j].run(attacks.then(partial(_wounding_hits, p=p)), result)
-        memo[key] = result
-        return result
 
-    return strike
+def _settle_marks(state: UnitState, before: frozenset[int], struck: Callable[[int], bool]) -> UnitState:
+    """Concussive marks after a step (``before``: the marks at its start): a model
+    marked in this step that has struck this round (``struck(i)``) is marked
+    i + models instead (concussed for the next round only); dead models lose
+    their marks. O(models)."""
+    if state.marked == before:
+        return state
+    n = len(state.wounds)
+    marks = frozenset(i + n if i < n and i not in before and struck(i) else i
+                      for i in state.marked if state.wounds[i % n])
+    return state if marks == state.marked else replace(state, marked=marks)
+
+
+class Blows:
+    """The blows of a fight round between two units, Initiative step by step:
+    both :class:`~.blows.Striker`, the weapons each line fights with (chosen
+    from the units' states at the start of the round) and the Concussive marks.
+    ``charged``: the attacker charged (``terrain``: through difficult terrain)."""
+
+    def __init__(self, attacker: Unit, defender: Unit, charged: bool, terrain: bool = False) -> None:
+        _profiles(attacker, "attacker")
+        _profiles(defender, "defender")
+        require_type(charged, bool, "attacker_charged")
+        require_type(terrain, bool, "difficult_terrain")
+        self.a = Striker(attacker, defender, charged, False, terrain)
+        self.d = Striker(defender, attacker, False, charged)
+        self._steps: dict[tuple, tuple[Step, ...]] = {}
+
+    def steps(self, start: FightState) -> tuple[tuple[Step, ...], FightState]:
+        """The Initiative steps of a round from ``start`` and the state they start
+        from (marks of the previous round taken off). Memoised per (choices, concussed)."""
+        a_state, a_slow = _round_marks(start.attacker)
+        d_state, d_slow = _round_marks(start.defender)
+        a_choice, d_choice = self.a.choose(d_state), self.d.choose(a_state)
+        key = (a_choice, d_choice, a_slow, d_slow)
+        got = self._steps.get(key)
+        if got is None:
+            concussive = self.a.concussive or self.d.concussive
+            inits = (self.a.initiatives(a_choice, bool(a_slow) or concussive)
+                     | self.d.initiatives(d_choice, bool(d_slow) or concussive))
+            got = self._steps[key] = tuple(self._step(i, a_choice, d_choice, a_slow, d_slow, concussive)
+                                           for i in sorted(inits, reverse=True))
+        return got, FightState(a_state, d_state)
+
+    def _step(self, i: int, a_choice: Choice, d_choice: Choice, a_slow: frozenset[int], d_slow: frozenset[int],
+              concussive: bool) -> Step:
+        a, d = self.a, self.d
+
+        def kernel(state: FightState) -> Dist:
+            """Both sides' models of this Initiative strike at once; casualties removed after both."""
+            new_defender = a.strike(i, state.attacker, state.defender, a_choice, a_slow)
+            new_attacker = d.strike(i, state.defender, state.attacker, d_choice, d_slow)
+            if concussive:
+                new_defender = new_defender.map(partial(_settle_marks, before=state.defender.marked,
+                                                        struck=d.struck(i, d_choice, d_slow)))
+                new_attacker = new_attacker.map(partial(_settle_marks, before=state.attacker.marked,
+                                                        struck=a.struck(i, a_choice, a_slow)))
+            return new_attacker.combine(new_defender, FightState)
+
+        return Step.kernel(f"initiative {i}", kernel)
 
 
 @dataclass(frozen=True)
@@ -267,35 +275,25 @@ def _falls_back_on(who: str, value: int) -> Dist:
     return test_against(value).map(lambda r: who if r == FAIL else NOBODY)
 
 
-def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> Pipeline:
-    """The steps of one fight: each Initiative step from 10 down to 1 where
-    a model strikes, the combat result and the loser's morale test.
+def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = False,
+                   difficult_terrain: bool = False) -> Pipeline:
+    """The steps of one fight of fresh units: each Initiative step from 10 down
+    to 1 where a model strikes, the combat result and the loser's morale test.
 
     States: at most (W_a + 1) x (W_d + 1) joint states without Instant Death
     or Look Out Sir (W = a unit's total wounds; a unit's state is then fixed
-    by the wounds it lost), more with them. Each step costs O(joint states x
-    attacks x target states); the estimate is checked before starting.
+    by the wounds it lost), more with them (and with Concussive marks). Each
+    step costs O(joint states x attacks x target states); the estimate is
+    checked before starting.
     """
     a_melee, d_melee = _profiles(attacker, "attacker"), _profiles(defender, "defender")
-    require_type(attacker_charged, bool, "attacker_charged")
-    a_strike = _striker(attacker, defender, attacker_charged, False)
-    d_strike = _striker(defender, attacker, False, attacker_charged)
+    blows = Blows(attacker, defender, attacker_charged, difficult_terrain)
     w_a = sum(m.wounds * m.count for m in attacker.models)
     w_d = sum(m.wounds * m.count for m in defender.models)
-    max_attacks = max(sum((p.most_attacks() + RAGE_BONUS) * m.count for p, m in zip(ms, u.models, strict=True))
+    max_attacks = max(sum((p.most_attacks() + RAGE_BONUS + (len(m.melee_weapons) > 1)) * m.count for p, m in zip(ms, u.models, strict=True))
                       for ms, u in ((a_melee, attacker), (d_melee, defender)))
     check_size((w_a + 1) * (w_d + 1) * (max_attacks + 1), f"a fight of {attacker.size} against {defender.size} models")
-    steps = sorted({p.initiative for p in a_melee + d_melee}, reverse=True)
-
-    def initiative_step(i: int) -> Step:
-        def kernel(state: FightState) -> Dist:
-            """Both sides' models of this Initiative strike at once; casualties removed after both."""
-            new_defender = a_strike(i, state.attacker, state.defender)
-            new_attacker = d_strike(i, state.defender, state.attacker)
-            return new_attacker.combine(new_defender, FightState)
-
-        return Step.kernel(f"initiative {i}", kernel)
-
+    steps, _ = blows.steps(FightState(start_state(attacker), start_state(defender)))
     a_models, d_models = attacker.expanded(), defender.expanded()
 
     def combat_result(state: FightState) -> CombatResult:
@@ -306,13 +304,16 @@ def fight_pipeline(attacker: Unit, defender: Unit, attacker_charged: bool = Fals
         """The loser's morale test (2D6 <= Ld - difference, a double 1 passes); failed: it falls back."""
         return who_falls_back(res).map(lambda who: FightEnd(res.attacker_survivors, res.defender_survivors, who))
 
-    return (Pipeline(tuple(initiative_step(i) for i in steps))
-            >> Step.map("combat result", combat_result) >> Step.kernel("morale", morale))
+    return Pipeline(steps) >> Step.map("combat result", combat_result) >> Step.kernel("morale", morale)
 
 
-def fight(attacker: Unit, defender: Unit, attacker_charged: bool = False) -> FightResult:
-    """Resolve one fight sub-phase between ``attacker`` and ``defender``."""
-    pipeline = fight_pipeline(attacker, defender, attacker_charged)
+def fight(attacker: Unit, defender: Unit, attacker_charged: bool = False,
+          difficult_terrain: bool = False) -> FightResult:
+    """Resolve one fight sub-phase between ``attacker`` and ``defender``
+    (``difficult_terrain``: the attacker charged through it)."""
+    if difficult_terrain and not attacker_charged:
+        raise InputError("difficult terrain slows a charge: give it only with attacker_charged")
+    pipeline = fight_pipeline(attacker, defender, attacker_charged, difficult_terrain)
     start = FightState(start_state(attacker), start_state(defender))
     # the joint states over the Initiative steps can outgrow the estimate (Look Out, Sir,
     # Instant Death and mixed lines split the wounds): the work is also metered as it runs

@@ -15,17 +15,20 @@ cost of one single-state step), equal states merged after each step.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ..allocation import UnitState, alive_per_line as count_alive
 from .casualties import start_state
 from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley, volley_removed
 from .shooting import UNSAVED, shooting_pipeline
-from .units import CANNOT_SNAP, Shooting, Unit, Weapon, require_type
+from .units import CANNOT_SNAP, Model, Shooting, Unit, Weapon, require_type
+
+RELENTLESS = "relentless"
+"""The model rule Relentless: Heavy and Salvo weapons fire as if the unit had not moved."""
 
 # --------------------------------------------------------------------------- weapon groups
 
@@ -33,16 +36,23 @@ from .units import CANNOT_SNAP, Shooting, Unit, Weapon, require_type
 @dataclass(frozen=True)
 class Group:
     """One weapon group of a shooting attack: ``models`` models of one ``bs``
-    firing ``weapon``."""
+    firing ``weapon``; ``relentless``: models with the Relentless rule (they
+    fire Heavy and Salvo weapons as if stationary)."""
 
     weapon: Weapon
     bs: int
     models: int
+    relentless: bool = False
 
     @property
     def label(self) -> str:
-        """``bolter x8 (BS 4)``."""
-        return f"{self.weapon.name} x{self.models} (BS {self.bs})"
+        """``bolter x8 (BS 4)`` (``heavy bolter x2 (BS 4, relentless)``)."""
+        return f"{self.weapon.name} x{self.models} (BS {self.bs}{', relentless' if self.relentless else ''})"
+
+    def fires(self, model: Model) -> bool:
+        """Whether ``model`` fires in this group."""
+        return (self.weapon.name in model.weapons and model.bs == self.bs
+                and (RELENTLESS in model.rules) == self.relentless)
 
 
 def alive_per_line(unit: Unit, state: UnitState) -> tuple[int, ...]:
@@ -65,15 +75,16 @@ def weapon_order(unit: Unit, order: Sequence[str] | None = None) -> list[str]:
 def weapon_groups(unit: Unit, alive: Sequence[int] | None = None, order: Sequence[str] | None = None
                   ) -> list[Group]:
     """The weapon groups of ``unit`` with ``alive`` models per line (default:
-    all), in firing order: one group per (weapon, BS), lines merged."""
+    all), in firing order: one group per (weapon, BS, Relentless or not), lines merged."""
     alive = [m.count for m in unit.models] if alive is None else list(alive)
     groups: list[Group] = []
     for name in weapon_order(unit, order):
-        by_bs: dict[int, int] = {}
+        by_bs: dict[tuple[int, bool], int] = {}
         for m, n in zip(unit.models, alive, strict=True):
             if name in m.weapons and n and m.bs is not None:
-                by_bs[m.bs] = by_bs.get(m.bs, 0) + n
-        groups.extend(Group(unit.weapon(name), bs, n) for bs, n in by_bs.items())
+                key = (m.bs, RELENTLESS in m.rules)
+                by_bs[key] = by_bs.get(key, 0) + n
+        groups.extend(Group(unit.weapon(name), bs, n, relentless) for (bs, relentless), n in by_bs.items())
     return groups
 
 
@@ -86,8 +97,10 @@ def group_attack(group: Group, snap: bool = False, moved: bool = False, range: s
                  distance: Fraction | None = None) -> Shooting | None:
     """The :class:`~.units.Shooting` of one group, or None when it cannot fire:
     a weapon that cannot snap fire when the shots are snap shots (asked for, or
-    a Heavy weapon after moving), or a target beyond the weapon's range."""
+    a Heavy weapon after moving), or a target beyond the weapon's range. A
+    Relentless group fires as if stationary."""
     w = group.weapon
+    moved = moved and not group.relentless
     if distance is not None and w.range is not None and distance > w.range:
         return None
     rng = range
@@ -250,7 +263,7 @@ def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Seque
     hot_groups = {i: 0 for i in start.alive()}
     members = []
     for group, attack in firing:
-        indices = [i for i in start.alive() if group.weapon.name in models[i].weapons and models[i].bs == group.bs]
+        indices = [i for i in start.alive() if group.fires(models[i])]
         members.append(indices)
         for i in indices if gets_hot(attack) else ():
             hot_groups[i] += 1
@@ -291,3 +304,37 @@ def fire(firer: Unit, target: Unit, focus_fire: int | str | None = None, order: 
     """Run one shooting attack of every weapon of ``firer`` at a fresh
     ``target``; each stage is the target's state after one weapon group."""
     return fire_pipeline(firer, target, None, order, focus_fire, snap, moved, range).run(start_state(target))
+
+
+# --------------------------------------------------------------------------- pinning
+
+PINNING = "pinning"
+
+
+class Pinning(NamedTuple):
+    """A state of a shooting attack (the target's, or :class:`Sides`) and whether
+    a pinning weapon has inflicted an unsaved wound on the target so far."""
+
+    state: Any
+    wounded: bool = False
+
+
+def pinning_labels(unit: Unit, alive: Sequence[int] | None = None) -> set[str]:
+    """The labels of ``unit``'s weapon groups (with ``alive`` models per line) whose weapon has Pinning."""
+    return {g.label for g in weapon_groups(unit, alive) if PINNING in g.weapon.rules}
+
+
+def track_pinning(pipe: Pipeline, labels: set[str], unsaved: Callable[[Any], int]) -> Pipeline:
+    """``pipe``'s steps on :class:`Pinning` states: a step named in ``labels`` (a
+    group whose weapon has Pinning) marks the outcomes where it raised the
+    target's unsaved-wound counter (``unsaved(state)``). Cost: each step once per
+    distinct (state, mark) (its own kernels memoise per state)."""
+    def tracked(step: Step) -> Step:
+        pins = step.name in labels
+
+        def kernel(p: Pinning) -> Dist:
+            before = unsaved(p.state)
+            return step.apply(Dist.constant(p.state)).map(
+                lambda s: Pinning(s, p.wounded or (pins and unsaved(s) > before)))
+        return Step.kernel(step.name, kernel, step.doc)
+    return Pipeline(tuple(tracked(step) for step in pipe))

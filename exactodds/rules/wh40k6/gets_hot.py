@@ -113,20 +113,26 @@ def hit_die(attack: Firing) -> Dist:
     return Dist.from_weights(weights)
 
 
-def per_model_shots(attack: Firing, models: int) -> Dist:
-    """The shots of one of ``models`` firing models (models hit, for a weapon
-    that places its hits): ``attack.shots`` split evenly (random shots: one roll
-    per model), Rapid Fire and Salvo applied to each model's own shots."""
+def per_model_shots(attack: Firing, models: int) -> list[Dist]:
+    """The shots of each of ``models`` firing models (models hit, for a weapon
+    that places its hits), in order: random shots and Salvo X/Y, one model's own
+    roll or count each; else the attack's total shots (Rapid Fire and the
+    halving rule salvo applied to the total, as without Gets Hot) dealt out
+    evenly, the first models taking one more when they do not split evenly.
+    Gets Hot never changes the number of shots. O(models)."""
     whole_number(models, "the number of firing models", 1, 1000)
-    if attack.random_shots is not None:
+    if attack.counts_models():
         if attack.shots != models:
-            raise InputError(f"with random shots, the shots count the firing models: {attack.shots} shots, "
+            given = "random shots" if attack.random_shots is not None else "Salvo X/Y"
+            raise InputError(f"with {given}, the shots count the firing models: {attack.shots} shots, "
                              f"{models} firing models")
-        return replace(attack, shots=1).shot_counts()
+        return [replace(attack, shots=1).shot_counts()] * models
     if attack.shots % models:
         raise InputError(f"{attack.shots} shots do not split evenly among {models} firing models: give a "
                          "multiple of the firing models")
-    return replace(attack, shots=attack.shots // models).shot_counts()
+    total = attack.most_shots()  # a fixed count here: only random shots give a spread
+    each, extra = divmod(total, models)
+    return [Dist.constant(each + (i < extra)) for i in range(models)]
 
 
 def model_outcome(attack: Firing, shots: Dist, p_unsaved: Fraction, wounds_left: int) -> Dist:
@@ -171,11 +177,11 @@ def _models(attack: Firing, firers: Sequence[Firer],
     for f, w in zip(firers, left):
         whole_number(w, "a firing model's wounds left", 1, f.wounds)
     shots = per_model_shots(attack, len(firers))
-    memo: dict[tuple[Firer, int], Dist] = {}
-    for f, w in zip(firers, left):
-        if (f, w) not in memo:
-            memo[f, w] = model_outcome(attack, shots, f.p_unsaved(), w)
-    return [memo[f, w] for f, w in zip(firers, left)], max(shots.support()), left
+    memo: dict[tuple[Firer, int, Dist], Dist] = {}
+    for f, w, s in zip(firers, left, shots):
+        if (f, w, s) not in memo:
+            memo[f, w, s] = model_outcome(attack, s, f.p_unsaved(), w)
+    return [memo[f, w, s] for f, w, s in zip(firers, left, shots)], max(max(s.support()) for s in shots), left
 
 
 def volley(attack: Firing, firers: Sequence[Firer], wounds_left: Sequence[int] | None = None) -> Dist:

@@ -29,7 +29,7 @@ from ...core import Dist
 from ...core.kinds import Choice, Count, Flag, Inches, Many, Text
 from ...core.params import ParamError, Params, literal, param
 from ...dice.kinds import SaveOrNone, SaveRoll
-from ..kinds import DiceExpr
+from ..kinds import DiceExpr, ShotPair
 from ..random_count import DiceCount
 from .assault import CHARGE_ROLLS
 from .tables import FACINGS
@@ -66,8 +66,9 @@ class Firing(Params):
     are the weapon's special rules (:data:`~.traits.WEAPON_RULES`);
     ``poisoned`` is X of Poisoned (X+) (the rule poisoned alone is 4+).
     ``random_shots`` (``"D6"``, ``"2D6"``, ``"D6+1"``...): each of ``shots``
-    firing models fires that many. ``moved`` (Heavy, Salvo) and ``range``
-    (Rapid Fire) describe the turn.
+    firing models fires that many. ``salvo`` (X, Y): each of ``shots`` firing
+    models fires X shots after moving, Y when stationary (Salvo X/Y).
+    ``moved`` (Heavy, Salvo) and ``range`` (Rapid Fire, Melta) describe the turn.
     """
 
     shots: int = param(Count(0, what="a number of shots"),
@@ -86,7 +87,11 @@ class Firing(Params):
                                  "chart needs less (the rule poisoned alone is 4+).", None)
     random_shots: DiceCount | str | None = param(DiceExpr("random shots"), "Each of the shots firing models fires D3, "
                                            "D6, 2D6, D6+1... shots (then shots counts the models).", None)
-    moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo: half the shots).", False)
+    salvo: tuple[int, int] | None = param(ShotPair("a Salvo X/Y"), "Salvo X/Y: each of the shots firing models "
+                                          "fires X shots after moving, Y when stationary or relentless (then shots "
+                                          "counts the models).", None)
+    moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo X/Y: X shots each; the "
+                        "rule salvo: half the shots).", False)
     range: str | None = param(Choice(RANGES), "How far the target is: half (within half range) or full (rapid-fire: "
                               "two shots each within half range).", None)
     snap: bool = param(Flag(), "Snap shots: BS counts as 1.", False)
@@ -99,10 +104,10 @@ class Firing(Params):
                              "go to would need a choice): use {reroll_failed}, twin-linked, or neither")
         if "rapid-fire" in rules and self.range is None:
             raise ParamError("{rules} rapid-fire needs {range}: half (two shots each) or full (one shot each)")
-        if self.random_shots is not None and rules & {"salvo", "rapid-fire"}:
-            raise ParamError("{random_shots} cannot go with salvo or rapid-fire {rules}: those change a fixed "
-                             "number of shots")
-        modes = [m for m in FIRE_MODES if m in rules]
+        if self.random_shots is not None and (rules & {"salvo", "rapid-fire"} or self.salvo is not None):
+            raise ParamError("{random_shots} cannot go with {salvo} or salvo or rapid-fire {rules}: those change a "
+                             "fixed number of shots")
+        modes = [m for m in FIRE_MODES if m in rules] + (["salvo X/Y"] if self.salvo is not None else [])
         if len(modes) > 1:
             raise ParamError("{rules} " + " and ".join(modes) + ": a weapon has one type (rapid-fire, heavy or "
                              "salvo)")
@@ -147,16 +152,28 @@ class Firing(Params):
             return self.poisoned
         return POISONED_DEFAULT if "poisoned" in self.rules else None
 
+    def counts_models(self) -> bool:
+        """Whether ``shots`` counts the firing models (random shots, Salvo X/Y), not the shots."""
+        return self.random_shots is not None or self.salvo is not None
+
+    def fires_stationary(self) -> bool:
+        """Whether Salvo fires as stationary: the unit did not move, or the weapon is Relentless."""
+        return not self.moved or "relentless" in self.rules
+
     def shot_counts(self) -> Dist:
         """The number of shots fired, as a Dist: ``shots``, or the sum of ``shots``
-        random rolls; doubled within half range with Rapid Fire; halved (rounded
-        down) after moving with Salvo (not Relentless). O(log shots) convolutions."""
+        random rolls; with Salvo X/Y, ``shots`` models firing X each after moving,
+        Y stationary; doubled within half range with Rapid Fire; halved (rounded
+        down) after moving with the rule salvo (not Relentless). O(log shots)
+        convolutions."""
         if isinstance(self.random_shots, DiceCount):  # text is converted when the input is made
             return self.random_shots.total(self.shots)
+        if self.salvo is not None:
+            return Dist.constant(self.shots * self.salvo[1 if self.fires_stationary() else 0])
         n = self.shots
         if "rapid-fire" in self.rules and self.range == "half":
             n *= 2
-        if "salvo" in self.rules and self.moved and "relentless" not in self.rules:
+        if "salvo" in self.rules and not self.fires_stationary():
             n //= 2
         return Dist.constant(n)
 
@@ -204,10 +221,11 @@ class Volley(Firing):
         super().check()
         if self.firers is None:
             return
-        if self.random_shots is not None and self.firers != self.shots:
-            raise ParamError("{firers} " + literal(f"{self.firers}") + " with {random_shots}: the {shots} count the "
+        if self.counts_models() and self.firers != self.shots:
+            counting = "{random_shots}" if self.random_shots is not None else "{salvo}"
+            raise ParamError("{firers} " + literal(f"{self.firers}") + " with " + counting + ": the {shots} count the "
                              "firing models already; leave {firers} out or give the same number")
-        if self.random_shots is None and self.shots % self.firers:
+        if not self.counts_models() and self.shots % self.firers:
             raise ParamError("{shots} " + literal(f"{self.shots}") + " do not split evenly among {firers} "
                              + literal(f"{self.firers}") + ": give a multiple of the firing models")
 
@@ -261,7 +279,8 @@ class Charging(Params):
     distance: Fraction = param(Inches(), "Inches from the first charger to the enemy (e.g. 8 or 7.5).")
     roll: tuple[str, ...] = param(Many(Choice(tuple(CHARGE_ROLLS))), "Charge roll of the unit's models "
                                   "(repeatable; default 2d6). A unit mixing methods charges with the slowest.", ())
-    fleet: bool = param(Flag(), "Fleet: a charge roll short of the distance is rerolled once.", False)
+    fleet: bool = param(Flag(), "Fleet: a charge roll short of the distance rerolls one or both "
+                        "dice, the choice that best reaches it.", False)
 
     def methods(self) -> tuple[str, ...]:
         """The charge roll methods of the unit's models (2D6 when none is given)."""
@@ -284,6 +303,13 @@ class Fighting(Params):
     """One fight sub-phase between two units."""
 
     attacker_charged: bool = param(Flag(), "The attacker charged this turn: +1 Attack each.", False)
+    difficult_terrain: bool = param(Flag(), "The attacker charged through difficult terrain: Initiative 1 "
+                                    "without assault grenades.", False)
+
+    def check(self) -> None:
+        super().check()
+        if self.difficult_terrain and not self.attacker_charged:
+            raise ParamError("{difficult_terrain} slows a charge: give it only with {attacker_charged}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -296,7 +322,8 @@ class UnitFire(Params):
                               "within half range); default full.", None)
     distance: Fraction | None = param(Inches(), "Inches to the target: each weapon with a range fires if in range "
                                       "(rapid-fire: twice within half of it).", None)
-    moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo: half the shots).", False)
+    moved: bool = param(Flag(), "The firing unit moved this turn (heavy: snap shots; salvo X/Y: X shots each; the "
+                        "rule salvo: half the shots).", False)
     snap: bool = param(Flag(), "Snap shots (BS 1); weapons that cannot snap fire do not fire.", False)
     focus_fire: int | str | None = param(FOCUS_FIRE, "Focus Fire: wounds only on models with this cover save or "
                                          "worse, or none.", None)
@@ -310,6 +337,8 @@ class Assaulting(Params):
     rounds: int = param(Count(1, 20, "a number of rounds"), "Rounds of combat at most (further rounds while "
                         "both units are locked).", 1)
     no_overwatch: bool = param(Flag(), "The charged unit does not fire Overwatch.", False)
+    difficult_terrain: bool = param(Flag(), "The charge goes through difficult terrain: 3D6 charge roll, the "
+                                    "highest discarded; Initiative 1 without assault grenades.", False)
 
     def check(self) -> None:
         super().check()

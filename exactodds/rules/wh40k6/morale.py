@@ -3,6 +3,11 @@
 A morale (Leadership) test passes on 2D6 <= the value, with the modifiers the
 rule says; the loser of a combat tests at its Leadership minus the
 difference. As in the 6th-edition rulebook, a double 1 always passes.
+
+A unit tests at the highest Leadership among its models in play
+(:func:`leadership_in_play`); Fearless passes every test. Pinning
+(:func:`p_pinned`) and the morale check after heavy shooting
+(:func:`shaken_by_shooting`) are tests of that kind.
 """
 
 from __future__ import annotations
@@ -10,12 +15,22 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...core import Dist, InputError
+from ..allocation import UnitState
 from ..common import two_d6
 from ...core.checks import is_whole
+from .units import Unit
 
 PASS, FAIL = "pass", "fail"
 DOUBLE_ONE = 2
 """The only 2D6 total made of two 1s; a morale test rolling it passes whatever the modifiers."""
+
+FEARLESS = "fearless"
+NO_FEAR = "and-they-shall-know-no-fear"
+"""And They Shall Know No Fear: the unit regroups automatically."""
+
+HEAVY_LOSSES = (1, 4)
+"""A unit that loses this fraction (25%) or more of the models it had when a
+shooting phase started tests morale at its end."""
 
 
 
@@ -41,3 +56,48 @@ def test_against(value: int) -> Dist:
 def p_pass(leadership: int, modifier: int = 0) -> Fraction:
     """P(the morale test is passed)."""
     return morale_test(leadership, modifier).pmf(PASS)
+
+
+def rules_in_play(unit: Unit, state: UnitState) -> set[str]:
+    """The model rules of the models of ``unit`` in play in ``state``. O(models)."""
+    models = unit.expanded()
+    return {r for i in state.alive() for r in models[i].rules}
+
+
+def leadership_in_play(unit: Unit, state: UnitState, why: str = "a Leadership test") -> int:
+    """The highest Leadership among the models of ``unit`` in play in ``state``
+    (from their close-combat profiles); InputError when none has one. O(models)."""
+    models = unit.expanded()
+    values = [melee.leadership for i in state.alive() if (melee := models[i].melee) is not None]
+    if not values:
+        raise InputError(f"{unit.name}: {why} needs its models' leadership (the close-combat profile: ws, "
+                         "initiative, attacks, strength, leadership)")
+    return max(values)
+
+
+def p_fails_test(unit: Unit, state: UnitState, why: str = "a Leadership test") -> Fraction:
+    """P(the unit in ``state`` fails a Leadership test at its highest Leadership in
+    play): 0 when destroyed or Fearless. O(models + 36)."""
+    if not state.alive() or FEARLESS in rules_in_play(unit, state):
+        return Fraction(0)
+    return test_against(leadership_in_play(unit, state, why)).pmf(FAIL)
+
+
+def p_pinned(unit: Unit, outcomes: Dist) -> Fraction:
+    """P(pinned) from a Dist over (state after the attack, a pinning weapon
+    inflicted an unsaved wound): the unit tests when it did and some model is
+    in play, and is pinned on a failure. O(outcomes x models)."""
+    total = Fraction(0)
+    for (state, pinning_wound), p in outcomes.to_fractions().items():
+        if pinning_wound:
+            total += p * p_fails_test(unit, state, "a pinning test")
+    return total
+
+
+def shaken_by_shooting(start: UnitState, end: UnitState) -> bool:
+    """Whether a unit that had ``start`` when the shooting phase began and has
+    ``end`` now lost 25% or more of those models (and has some left): it tests
+    morale. O(models)."""
+    before, now = start.survivors(), end.survivors()
+    low, high = HEAVY_LOSSES
+    return now > 0 and (before - now) * high >= before * low

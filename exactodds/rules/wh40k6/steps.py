@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
+from ..allocation import UnitState
 from ..scenario import World
 from .engagement import FALLS_BACK, LOCKED, SWEPT, Engagement, assault_kernels, check_assault, fight_round
 from .firing import (
-    alive_per_line, can_shoot, cleared, fire_both, fire_pipeline, gets_hot_unit, weapon_groups, weapon_order,
+    Pinning, Sides, alive_per_line, can_shoot, cleared, fire_both_pipeline, fire_pipeline,
+    gets_hot_unit, pinning_labels, settled, track_pinning, weapon_groups, weapon_order,
 )
+from .morale import FAIL, NO_FEAR, leadership_in_play, p_fails_test, rules_in_play, shaken_by_shooting, test_against
 from .units import Unit
 
 # --------------------------------------------------------------------------- steps of a scenario
@@ -25,10 +28,14 @@ from .units import Unit
 # one state and one status per unit. A world's unsaved-wound counters are 0
 # between steps; statuses: "" (nothing), "locked", "charging" (locked, its
 # charge just made: the first round gives +1 Attack), "charge failed" (until
-# the end of the turn), "falling back", "swept".
+# the end of the turn), "pinned" (gone to ground, until the end of the turn),
+# "falling back", "swept".
 
 SYSTEM = "40k6"
 CHARGING = "charging"
+PINNED = "pinned"
+"""Gone to ground after failing a pinning test: snap shots, no charge, +1 cover
+save (6+ without cover) when shot at; cleared when the next turn starts."""
 
 
 def _engagement(w: World, a: int, d: int) -> Engagement:
@@ -48,6 +55,23 @@ def _on_worlds(kernel: Kernel, a: int, d: int) -> Callable[[Dist], Dist]:
     each world's engagement through the kernel, each outcome written back
     into that world. O(sum of the kernel's answers)."""
     return lambda dist: dist.then(lambda w: kernel(_engagement(w, a, d)), lambda w, e: _write(w, a, d, e))
+
+
+def _unless_pinned(apply: Callable[[Dist], Dist], a: int) -> Callable[[Dist], Dist]:
+    """``apply`` on the worlds where unit ``a`` is not pinned (a pinned unit does
+    not charge); the others unchanged. O(worlds)."""
+    def pinned(w: World) -> bool:
+        return w.statuses[a] == PINNED
+
+    def step(dist: Dist) -> Dist:
+        p = dist.prob(pinned)
+        if not p:
+            return apply(dist)
+        if p == 1:
+            return dist
+        return Dist.bernoulli(p, True, False).then(
+            lambda held: dist.condition(pinned) if held else apply(dist.condition(lambda w: not pinned(w))))
+    return step
 
 
 def _unit(units: Mapping[str, Unit], name: str) -> Unit:
@@ -76,13 +100,31 @@ class _Combat:
         return self.rounds * (max(_attacks(units[self.attacker]), _attacks(units[self.defender])) + 1)
 
 
+def gone_to_ground(unit: Unit) -> Unit:
+    """``unit`` gone to ground: each model's cover save 1 better (6+ without one,
+    2+ at best). O(model lines)."""
+    return replace(unit, models=tuple(replace(m, cover=6 if m.cover is None else max(2, m.cover - 1))
+                                      for m in unit.models))
+
+
+def _needs_leadership(unit: Unit, why: str) -> None:
+    """Refuse a unit some of whose models have no Leadership (no close-combat profile)."""
+    if any(m.melee is None for m in unit.models):
+        raise InputError(f"{unit.name}: {why} needs each model's leadership (the close-combat profile)")
+
+
 @dataclass(frozen=True)
 class Shoot:
     """``unit`` fires all its ranged weapons at ``target``, group by group.
 
     A unit locked in combat neither shoots nor is shot at; a unit falling back
-    fires snap shots; a destroyed unit does nothing. Weapons that Get Hot cost
-    their firing models wounds (:func:`fire_both_pipeline`)."""
+    or pinned fires snap shots; a destroyed unit does nothing; a pinned target
+    has gone to ground (:func:`gone_to_ground`). Weapons that Get Hot cost
+    their firing models wounds (:func:`fire_both_pipeline`). A target with no
+    status that suffers an unsaved wound from a weapon with Pinning tests
+    Leadership and is pinned on a failure; with ``morale``, a target that lost
+    25% or more of the models it had when the step began tests morale at its
+    end and falls back on a failure."""
 
     unit: str
     target: str
@@ -93,6 +135,7 @@ class Shoot:
     range: str | None = None
     distance: Fraction | None = None
     name: str = ""
+    morale: bool = False
     kind: str = "shoot"
     system: ClassVar[str] = SYSTEM
 
@@ -101,8 +144,11 @@ class Shoot:
 
     def branching(self, units: Mapping[str, Unit]) -> int:
         """A bound on the step's outcomes from one world: the firer's most shots
-        x 2 + 1."""
-        return sum(g.weapon.shots * g.models * 2 for g in weapon_groups(units[self.unit])) + 1
+        x 2 + 1 (twice with a pinning or morale test)."""
+        tests = 2 if self.morale or pinning_labels(units[self.unit]) else 1
+        each = [(g.weapon.salvo[1] if g.weapon.salvo else g.weapon.shots, g.models)
+                for g in weapon_groups(units[self.unit])]
+        return tests * (sum(shots * models * 2 for shots, models in each) + 1)
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         firer, target = _unit(units, self.unit), _unit(units, self.target)
@@ -111,32 +157,81 @@ class Shoot:
         if self.unit == self.target:
             raise InputError(f"{self.unit} cannot shoot at itself")
         weapon_order(firer, self.order)
+        if self.morale:
+            _needs_leadership(target, "a morale test after shooting")
+        if pinning_labels(firer):
+            _needs_leadership(target, "a pinning test")
         f, t = index[self.unit], index[self.target]
-        pipes: dict[tuple, Pipeline] = {}
-        memo: dict[tuple, Dist] = {}
-        hot = gets_hot_unit(firer)
+        fired = self._fired(firer, target)
 
         def kernel(w: World) -> Dist:
             if (not w.units[f].alive() or not w.units[t].alive()
                     or {w.statuses[f], w.statuses[t]} & {LOCKED, CHARGING}):
                 return Dist.constant(w)
-            snap = self.snap or w.statuses[f] == FALLS_BACK
-            if hot:
-                key: tuple = (w.units[f], snap, w.units[t])
-                if key not in memo:
-                    memo[key] = fire_both(firer, target, w.units[f], w.units[t], self.order, self.focus_fire, snap,
-                                          self.moved, self.range, self.distance)
-                return memo[key].map(lambda s: w.put(t, s.target).put(f, s.firer))
-            alive = alive_per_line(firer, w.units[f])
-            key = (alive, snap, w.units[t])
-            if key not in memo:
-                if (alive, snap) not in pipes:
-                    pipes[alive, snap] = fire_pipeline(firer, target, alive, self.order, self.focus_fire, snap,
-                                                       self.moved, self.range, self.distance)
-                memo[key] = pipes[alive, snap](Dist.constant(w.units[t])).map(lambda s: replace(s, unsaved=0))
-            return memo[key].map(lambda s: w.put(t, s))
+            snap = self.snap or w.statuses[f] in (FALLS_BACK, PINNED)
+            out = fired(w.units[f], w.units[t], snap, w.statuses[t] == PINNED)
+            return out.then(lambda x: self._tests(target, w.units[t], w.statuses[t], x[0], x[2])
+                            .map(lambda status: w.put(t, x[0], status).put(f, x[1])))
 
         return [Step.kernel(self.kind, kernel, f"{self.unit} shoots {self.target}")]
+
+    def _fired(self, firer: Unit, target: Unit) -> Callable[[UnitState, UnitState, bool, bool], Dist]:
+        """``(firer state, target state, snap, target gone to ground) -> Dist`` over
+        (target state, firer state, a pinning weapon inflicted an unsaved wound),
+        memoised per argument; the weapons' pipelines built once per (firing
+        models in play, snap, target gone to ground)."""
+        hot = gets_hot_unit(firer)
+        grounded = gone_to_ground(target)
+        pipes: dict[tuple, Pipeline] = {}
+        memo: dict[tuple, Dist] = {}
+        turn = (self.order, self.focus_fire)
+
+        def fired(fs: UnitState, ts: UnitState, snap: bool, down: bool) -> Dist:
+            alive = alive_per_line(firer, fs)
+            key = (fs if hot else alive, ts, snap, down)
+            if key in memo:
+                return memo[key]
+            aim = grounded if down else target
+            pins = pinning_labels(firer, alive)
+            def end(s: Any) -> tuple[UnitState, UnitState]:
+                """The (target, firer) states a final state leaves, counters cleared."""
+                if hot:
+                    both = settled(firer, s)
+                    return both.target, both.firer
+                return cleared(s), fs
+
+            if hot:
+                pipe = fire_both_pipeline(firer, aim, fs, *turn, snap, self.moved, self.range, self.distance)
+                start: object = Sides(ts, fs)
+            else:
+                if (alive, snap, down) not in pipes:
+                    pipes[alive, snap, down] = fire_pipeline(firer, aim, alive, *turn, snap, self.moved, self.range,
+                                                             self.distance)
+                pipe, start = pipes[alive, snap, down], ts
+            if pins:
+                unsaved = (lambda s: s.target.unsaved) if hot else (lambda s: s.unsaved)
+                out = track_pinning(pipe, pins, unsaved)(Dist.constant(Pinning(start))).map(
+                    lambda p: (*end(p.state), p.wounded))
+            else:
+                out = pipe(Dist.constant(start)).map(lambda s: (*end(s), False))
+            memo[key] = out
+            return out
+
+        return fired
+
+    def _tests(self, target: Unit, before: UnitState, status: str, after: UnitState, pinning_wound: bool) -> Dist:
+        """The target's status after the step: a pinning test when a pinning weapon
+        wounded it and it has no status, then (``morale``) a morale test when it
+        lost 25% or more of its models; falling back overrides pinned."""
+        if not after.alive() or status not in ("", PINNED):
+            return Dist.constant(status)
+        out = Dist.constant(status)
+        if pinning_wound and status == "":
+            out = Dist.bernoulli(p_fails_test(target, after, "a pinning test"), PINNED, status)
+        if self.morale and shaken_by_shooting(before, after) and "fearless" not in rules_in_play(target, after):
+            flee = test_against(leadership_in_play(target, after)).pmf(FAIL)
+            out = out.then(lambda s: Dist.bernoulli(flee, FALLS_BACK, s))
+        return out
 
 
 @dataclass(frozen=True)
@@ -152,6 +247,9 @@ class Assault(_Combat):
     order: tuple[str, ...] | None = None
     name: str = ""
     kind: str = "assault"
+    difficult_terrain: bool = False
+    """The charge goes through difficult terrain (3D6 charge roll, the highest
+    discarded; chargers without assault grenades strike at Initiative 1)."""
     system: ClassVar[str] = SYSTEM
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
@@ -159,8 +257,9 @@ class Assault(_Combat):
             raise InputError(f"{self.attacker} cannot charge itself")
         a, d = index[self.attacker], index[self.defender]
         kernels = assault_kernels(_unit(units, self.attacker), _unit(units, self.defender), self.distance,
-                                  self.rounds, self.overwatch, self.order)
-        return [Step(name, _on_worlds(kernel, a, d), doc or kernel.__doc__ or "") for name, kernel, doc in kernels]
+                                  self.rounds, self.overwatch, self.order, self.difficult_terrain)
+        return [Step(name, _unless_pinned(_on_worlds(kernel, a, d), a), doc or kernel.__doc__ or "")
+                for name, kernel, doc in kernels]
 
 
 @dataclass(frozen=True)
@@ -174,15 +273,19 @@ class Fight(_Combat):
     rounds: int = 1
     name: str = ""
     kind: str = "fight"
+    difficult_terrain: bool = False
+    """The attacker charged through difficult terrain (only with ``charged``)."""
     system: ClassVar[str] = SYSTEM
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         check_assault(0, self.rounds)
+        if self.difficult_terrain and not self.charged:
+            raise InputError("difficult terrain slows a charge: give difficult_terrain only with charged = true")
         if self.attacker == self.defender:
             raise InputError(f"{self.attacker} cannot fight itself")
         a, d = index[self.attacker], index[self.defender]
         ua, ud = _unit(units, self.attacker), _unit(units, self.defender)
-        charging, continuing = fight_round(ua, ud, True), fight_round(ua, ud, False)
+        charging, continuing = fight_round(ua, ud, True, self.difficult_terrain), fight_round(ua, ud, False)
 
         def engage(w: World) -> World:
             if not (w.units[a].alive() and w.units[d].alive()):
@@ -238,3 +341,40 @@ class MoraleCheck:
             return test_against(ld + mod).map(lambda r: w.put(i, s, FALLS_BACK) if r == FAIL else w)
 
         return [Step.kernel(self.kind, kernel, f"{self.unit} tests morale")]
+
+
+@dataclass(frozen=True)
+class Regroup:
+    """``unit``, falling back, tries to regroup (put the step where its turn
+    starts): with And They Shall Know No Fear it regroups automatically;
+    below 25% of its models it cannot (it keeps falling back); else it
+    regroups on 2D6 <= its highest Leadership in play (a double 1 passes).
+    Any other unit is unchanged."""
+
+    unit: str
+    name: str = ""
+    kind: str = "regroup"
+    system: ClassVar[str] = SYSTEM
+
+    def units_named(self) -> list[str]:
+        return [self.unit]
+
+    def branching(self, units: Mapping[str, Unit]) -> int:
+        """Two outcomes per world (regrouped or not)."""
+        return 2
+
+    def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
+        i, unit = index[self.unit], _unit(units, self.unit)
+        _needs_leadership(unit, "a regroup test")
+
+        def kernel(w: World) -> Dist:
+            s = w.units[i]
+            if not s.alive() or w.statuses[i] != FALLS_BACK:
+                return Dist.constant(w)
+            if NO_FEAR in rules_in_play(unit, s) or "fearless" in rules_in_play(unit, s):
+                return Dist.constant(w.put(i, s, ""))
+            if s.survivors() * 4 < unit.size:
+                return Dist.constant(w)
+            return test_against(leadership_in_play(unit, s)).map(lambda r: w if r == FAIL else w.put(i, s, ""))
+
+        return [Step.kernel(self.kind, kernel, f"{self.unit} tries to regroup")]

@@ -8,7 +8,7 @@ from typing import Any
 from ..allocation import UnitState
 from ..systems import RuleSystem, StepKind, register
 from .casualties import start_state
-from .steps import SYSTEM as NAME, Assault, Fight, MoraleCheck, Shoot
+from .steps import SYSTEM as NAME, Assault, Fight, MoraleCheck, Regroup, Shoot
 from .units import Unit
 
 
@@ -40,6 +40,7 @@ SYSTEM = register(RuleSystem(
         "assault": StepKind("assault", Assault, "Overwatch, the charge, rounds of combat"),
         "fight": StepKind("fight", Fight, "locked units fight rounds"),
         "morale": StepKind("morale", MoraleCheck, "a morale test; failed, the unit falls back"),
+        "regroup": StepKind("regroup", Regroup, "a unit falling back tries to regroup"),
     },
     start=start, work=scenario_work,
 ))

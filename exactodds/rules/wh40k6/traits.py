@@ -26,9 +26,13 @@ WEAPON_RULES: dict[str, str] = {
     "ignores-cover": "no cover saves against this weapon",
     "rapid-fire": "two shots within half range, one beyond (a range is required)",
     "heavy": "snap shots if the unit moved",
-    "salvo": "half the shots if the unit moved",
+    "salvo": "half the shots if the unit moved (Salvo X/Y: give salvo X/Y instead)",
     "relentless": "ignores Heavy and Salvo",
     "gets-hot": "each final to-hit roll of 1 costs the firing model a wound (armour or invulnerable save)",
+    "melta": "within half range (range half), armour penetration rolls 2D6 + S",
+    "armourbane": "armour penetration rolls 2D6 + S at any range",
+    "lance": "armour values above 12 count as 12",
+    "pinning": "a unit it wounds (unsaved) tests Leadership or goes to ground",
 }
 """The weapon rules a shooting attack may have, and what each does."""
 
@@ -39,6 +43,10 @@ MODEL_RULES: dict[str, str] = {
     "hatred": "reroll failed to-hit rolls in the first fight round (the fight of a charge)",
     "fearless": "passes morale tests automatically, so never falls back from a fight",
     "stubborn": "takes morale tests without negative modifiers",
+    "hammer-of-wrath": "on the charge, one automatic hit at its unmodified Strength, no AP, at Initiative 10",
+    "and-they-shall-know-no-fear": "regroups automatically; caught by a sweeping advance, its unit is not "
+                                   "destroyed and fights on",
+    "relentless": "fires Heavy and Salvo weapons as if stationary",
 }
 """The close-combat and morale rules a model line of a unit file may have
 (``rules = [...]``); Fleet is a property of the charge roll (the charge command)."""
@@ -61,7 +69,37 @@ SNIPER_WOUNDS_ON = 4
 POISONED_DEFAULT = 4
 """Poisoned with no number given is Poisoned (4+)."""
 
+LANCE_ARMOUR = 12
+"""Lance: an Armour Value above 12 counts as 12."""
+
+
+def penetration_dice(rules: tuple[str, ...], range: str | None) -> int:
+    """The D6s an armour penetration roll adds to Strength: 2 with Armourbane, or
+    Melta within half range; else 1. O(1)."""
+    return 2 if "armourbane" in rules or ("melta" in rules and range == "half") else 1
+
+
+def armour_against(rules: tuple[str, ...], armour: int) -> int:
+    """The Armour Value a weapon penetrates against: above 12 counts as 12 with Lance. O(1)."""
+    return min(armour, LANCE_ARMOUR) if "lance" in rules else armour
+
 WOUND, RENDING, FAIL = "wound", "rending", "fail"
+
+
+def check_weapon_rules(rules: object, what: str = "a weapon") -> tuple[str, ...]:
+    """The weapon ``rules`` of a unit file's weapon as a sorted tuple of names, refusing
+    unknown names and combinations that cannot be (two fire modes)."""
+    if isinstance(rules, str) or not isinstance(rules, (list, tuple, set, frozenset)):
+        raise InputError(f"{what}'s rules must be a list of rule names, not {rules!r:.60}")
+    out = set()
+    for r in rules:
+        if not isinstance(r, str) or r not in WEAPON_RULES:
+            raise InputError(f"unknown weapon rule {r!r:.60} on {what}: use {', '.join(WEAPON_RULES)}")
+        out.add(r)
+    modes = [m for m in FIRE_MODES if m in out]
+    if len(modes) > 1:
+        raise InputError(f"{what} is both {' and '.join(modes)}: a weapon has one type (rapid-fire, heavy or salvo)")
+    return tuple(sorted(out))
 
 
 def check_feel_no_pain(value: object, what: str = "feel no pain") -> int | None:

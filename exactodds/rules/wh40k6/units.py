@@ -14,6 +14,7 @@ from ..common import save_value
 from ..random_count import DiceCount
 from .assault import CHARGE_ROLLS
 from .inputs import CANNOT_SNAP, WEAPON_TYPES, Shooting  # noqa: F401  (the first two named here too)
+from .melee import GRENADES, MeleeWeapon, check_melee_names
 from .traits import check_feel_no_pain, check_model_rules
 
 def require_type(value: object, cls: type | tuple[type, ...], what: str) -> None:
@@ -85,9 +86,16 @@ class Model:
     bs: int | None = None
     weapons: tuple[str, ...] = ()
     charge_roll: str = "2d6"
+    melee_weapons: tuple[str, ...] = ()
+    """The close-combat weapons of each model (names of the unit's
+    ``melee_weapons``; none: it fights with its own Strength and AP)."""
+    melee_uses: str | None = None
+    """The close-combat weapon it fights with (None: the best, see :mod:`.fight`)."""
+    grenades: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         require_type(self.name, str, "a model's name")
+        self._check_melee_weapons()
         if self.bs is not None:
             whole_number(self.bs, f"{self.name}: bs", 1, 10)
         require_type(self.weapons, (tuple, list), f"{self.name}: weapons")
@@ -119,6 +127,25 @@ class Model:
             raise InputError(f"{self.name}: look_out_sir is for characters only; set character = true "
                              "or remove look_out_sir")
 
+    def _check_melee_weapons(self) -> None:
+        object.__setattr__(self, "melee_weapons", check_melee_names(self.melee_weapons, f"{self.name}: melee"))
+        require_type(self.grenades, (tuple, list), f"{self.name}: grenades")
+        object.__setattr__(self, "grenades", tuple(self.grenades))
+        for g in self.grenades:
+            if g not in GRENADES:
+                raise InputError(f"{self.name}: grenades {g!r:.40} is not allowed: use {', '.join(GRENADES)}")
+        if self.melee_uses is not None:
+            require_type(self.melee_uses, str, f"{self.name}: melee_uses")
+            if self.melee_uses not in self.melee_weapons:
+                raise InputError(f"{self.name}: melee_uses {self.melee_uses!r:.40} is not one of its close-combat "
+                                 f"weapons ({', '.join(self.melee_weapons) or 'none: give melee = [...]'})")
+        if self.melee_weapons and self.melee is None:
+            raise InputError(f"{self.name}: close-combat weapons need the close-combat profile "
+                             "(ws, initiative, attacks, strength, leadership)")
+        if self.melee_weapons and self.melee is not None and self.melee.ap is not None:
+            raise InputError(f"{self.name}: give the AP on its close-combat weapons, not on the model line "
+                             "(a line with melee weapons has no ap of its own)")
+
 
 @dataclass(frozen=True)
 class Weapon:
@@ -136,8 +163,11 @@ class Weapon:
     poisoned: int | None = None
     random_shots: str | None = None
     range: int | None = None
+    salvo: tuple[int, int] | None = None
+    """Salvo X/Y: each model fires X shots after moving, Y when stationary (``shots`` unused)."""
     """Range in inches, when known: beyond it the weapon does not fire, and
-    within half of it a Rapid Fire weapon fires twice."""
+    within half of it a Rapid Fire weapon fires twice (a Melta weapon rolls
+    2D6 for armour penetration)."""
 
     def attack(self, models: int, bs: int | None, snap: bool = False, moved: bool = False,
                range: str | None = None) -> Shooting:
@@ -145,10 +175,11 @@ class Weapon:
         (a weapon that places its hits fires one template or marker per model,
         ``shots`` models hit each)."""
         placed = self.weapon_type != "normal"
-        rng = range if "rapid-fire" in self.rules else None
+        rng = range if {"rapid-fire", "melta"} & set(self.rules) else None
         if "rapid-fire" in self.rules and rng is None:
             rng = "full"
-        return Shooting(shots=models if self.random_shots is not None else models * self.shots,
+        per_model = self.random_shots is not None or self.salvo is not None
+        return Shooting(shots=models if per_model else models * self.shots, salvo=self.salvo,
                         strength=self.strength, bs=None if placed else bs, ap=self.ap,
                         snap=snap, weapon_type=self.weapon_type, rules=self.rules, poisoned=self.poisoned,
                         random_shots=self.random_shots, moved=moved, range=rng)
@@ -173,6 +204,7 @@ class Unit:
     models: tuple[Model, ...]
     name: str = "unit"
     weapons: tuple[Weapon, ...] = ()
+    melee_weapons: tuple[MeleeWeapon, ...] = ()
 
     def __post_init__(self) -> None:
         require_type(self.name, str, "a unit's name")
@@ -184,8 +216,13 @@ class Unit:
         if not self.models:
             raise InputError(f"{self.name}: a unit needs at least one model")
         known = {w.name for w in self.weapons}
+        self._check_melee_names(known)
+        close = {w.name for w in self.melee_weapons}
         for m in self.models:
             for w in m.weapons:
+                if w in close and w not in known:
+                    raise InputError(f"{self.name}: {m.name}: weapon {w!r} is a close-combat weapon "
+                                     "(type = \"melee\"): name it with melee = [...], not weapon/weapons")
                 if w not in known:
                     raise InputError(f"{self.name}: {m.name}: weapon {w!r} has no profile; profiles are: "
                                      f"{', '.join(sorted(known)) or '(none)'}")
@@ -205,6 +242,26 @@ class Unit:
             if w.name == name:
                 return w
         raise InputError(f"{self.name}: no weapon {name!r}; weapons are: {', '.join(w.name for w in self.weapons)}")
+
+    def _check_melee_names(self, known: set[str]) -> None:
+        """Each close-combat weapon a line names has a profile (``known``: the ranged ones)."""
+        object.__setattr__(self, "melee_weapons", tuple(self.melee_weapons))
+        for weapon in self.melee_weapons:
+            require_type(weapon, MeleeWeapon, f"{self.name}: each close-combat weapon")
+        close = {x.name for x in self.melee_weapons}
+        for m in self.models:
+            for n in m.melee_weapons:
+                if n not in close:
+                    why = " (a ranged weapon: name it with weapon/weapons)" if n in known else ""
+                    raise InputError(f"{self.name}: {m.name}: close-combat weapon {n!r} has no profile{why}; "
+                                     f"close-combat weapons are: {', '.join(sorted(close)) or '(none)'}")
+
+    def melee_weapon(self, name: str) -> MeleeWeapon:
+        """The close-combat weapon called ``name``."""
+        for w in self.melee_weapons:
+            if w.name == name:
+                return w
+        raise InputError(f"{self.name}: no close-combat weapon {name!r}")
 
     def expanded(self) -> list[Model]:
         """One entry per model (lines repeated ``count`` times), closest first."""

@@ -28,7 +28,7 @@ from ..common import save_value, whole_number
 from ..shared.penetration import penetration_die
 from .shooting import HITS, check_attack, to_hit
 from .tables import ARMOUR_VALUES, FACINGS, OPEN_TOPPED_DAMAGE, VEHICLE_DAMAGE_AP, VEHICLE_DAMAGE_TABLE
-from .traits import rending_applies
+from .traits import armour_against, penetration_dice, rending_applies
 from .units import Shooting, require_type
 
 PENETRATION, DAMAGE = "penetration", "vehicle damage"
@@ -96,7 +96,16 @@ class VehicleResult(NamedTuple):
 
 def penetration_result(attack: Shooting, armour: int) -> Dist:
     """One hit's armour penetration: ``"none"``, ``"glancing"`` or
-    ``"penetrating"``. Rending: a penetration roll of 6 adds D3 (O(6 x 3))."""
+    ``"penetrating"``. Rending: a penetration roll of 6 adds D3 (O(6 x 3)).
+    Melta within half range and Armourbane roll 2D6 + S (O(36)); Lance
+    counts an Armour Value above 12 as 12."""
+    armour = armour_against(attack.rules, armour)
+    dice = penetration_dice(attack.rules, attack.range)
+    if dice == 2:
+        if rending_applies(attack.rules):
+            raise InputError("rending with a 2D6 armour penetration roll (melta within half range, armourbane) "
+                             "is not modelled: which die's 6 adds D3 is not stated")
+        return (d6 + d6).map(lambda total: _penetration(total + attack.strength, armour))
     if not rending_applies(attack.rules):
         return penetration_die(attack.strength, armour)
     d3 = Dist.uniform((1, 2, 3))
@@ -106,6 +115,11 @@ def penetration_result(attack: Shooting, armour: int) -> Dist:
 
     return d6.then(lambda f: Dist.constant(result(f + attack.strength)) if f < 6 else
                    d3.map(lambda extra: result(6 + attack.strength + extra)))
+
+
+def _penetration(total: int, armour: int) -> str:
+    """A penetration total against an Armour Value: lower none, equal glancing, higher penetrating."""
+    return "none" if total < armour else "glancing" if total == armour else "penetrating"
 
 
 def damage_roll(attack: Shooting, vehicle: Vehicle) -> Dist:

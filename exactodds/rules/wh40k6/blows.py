@@ -1,0 +1,244 @@
+"""The blows of one side in a fight round of Warhammer 40,000 6th edition.
+
+:class:`Striker` holds what a unit strikes with against one target: per
+model line, the :class:`~.melee.Blow` of each close-combat weapon it may
+fight with (one, the line's own Strength and AP, when it names none), the
+weapon each line fights with against the target as it stands at the start
+of a round (:meth:`Striker.choose`), and the blows at one Initiative step
+(:meth:`Striker.strike`). Hammer of Wrath hits come at Initiative 10 on the
+charge; Concussive marks the models it wounds (``UnitState.marked``), which
+then strike at Initiative 1.
+
+Choosing a weapon (our reading; the rules leave it to the player): a model
+with several close-combat weapons and no ``melee_uses`` fights with the one
+that gives the most expected unsaved wounds per model against the target at
+the start of the round: its Attacks (mean, with every bonus) x P(hit) x
+(P(wound) x P(the closest model in play fails its save and Feel No Pain) +
+P(rending wound) x the same at AP2), exact Fractions; the first in file order
+on a tie. When it strikes does not enter the choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from functools import partial
+
+from ...core import Dist
+from ...dice import pool_counts, successes
+from ..allocation import UnitState, wound_kernel
+from ..common import wound_target
+from .casualties import IndexedKernel, alloc_models, instant_death_damage, majority_toughness, majority_ws, recipient
+from .melee import HAMMER_OF_WRATH_INITIATIVE, Blow, strike_profile
+from .tables import ws_target
+from .traits import FAIL, RENDING, RENDING_AP, WOUND, rending_changes_ap, wound_die, wound_roll_needed
+from .units import Melee, Unit
+
+CHARGE_BONUS = 1
+"""+1 Attack for each model of the unit that charged."""
+RAGE_BONUS = 2
+"""Rage: +2 Attacks instead of +1 when charging."""
+COUNTER_ATTACK_BONUS = 1
+"""Counter-attack: +1 Attack when charged."""
+
+Choice = tuple[int, ...]
+"""The index of the option each model line fights with."""
+
+
+def line_options(unit: Unit, charging: bool, slowed_lines: Sequence[bool]) -> list[list[Blow]]:
+    """Per model line, the :class:`Blow` of each weapon it may fight with
+    (``melee_uses`` alone when given; the line's own Strength and AP when it
+    names no weapon). Furious Charge's +1 is added after the weapon's
+    modifier (multiplications before additions). O(weapons)."""
+    out = []
+    for m, slowed in zip(unit.models, slowed_lines, strict=True):
+        p: Melee = m.melee  # type: ignore[assignment]
+        furious = 1 if charging and "furious-charge" in m.rules else 0
+        if not m.melee_weapons:
+            out.append([Blow(1 if slowed else p.initiative, min(10, p.strength + furious), p.ap)])
+            continue
+        weapons = [unit.melee_weapon(n) for n in m.melee_weapons]
+        names = [m.melee_uses] if m.melee_uses is not None else list(dict.fromkeys(m.melee_weapons))
+        blows: list[Blow] = []
+        for n in names:
+            w = unit.melee_weapon(n)
+            b = strike_profile(p.strength, p.initiative, weapons, w, charging, slowed)
+            modifier = w.charge_strength if charging and w.charge_strength is not None else w.strength
+            if isinstance(modifier, str):  # a weapon of fixed Strength ignores Furious Charge
+                b = b._replace(strength=min(10, b.strength + furious))
+            if b not in blows:  # weapons that strike alike are one choice
+                blows.append(b)
+        out.append(blows)
+    return out
+
+
+def wound_chances(blow: Blow, toughness: int) -> tuple[Fraction, Fraction]:
+    """P(a hit wounds with the blow's own AP), P(it makes a rending wound, AP2).
+    Poisoned in close combat also rerolls failed to-wound rolls when the
+    blow's Strength is higher than the Toughness. O(1)."""
+    rules = blow.rules
+    if "poisoned" in rules and blow.strength > toughness and "shred" not in rules:
+        rules = (*rules, "shred")
+    if not rules:
+        return wound_target(blow.strength, toughness).chance(), Fraction(0)
+    die = wound_die(wound_roll_needed(blow.strength, toughness, rules, blow.poisoned), rules, blow.ap)
+    return die.pmf(WOUND), die.pmf(RENDING)
+
+
+class Striker:
+    """One unit striking another in a fight round (see the module's docstring).
+
+    ``charging``: it charged this turn (+1 Attack, +2 with Rage; Furious
+    Charge +1 Strength; Hammer of Wrath); ``charged``: it was charged
+    (Counter-attack); ``terrain``: it charged through difficult terrain
+    (lines without assault grenades strike at Initiative 1). Kernels are
+    cached per (Strength, AP, Concussive), blows per (step, strikers, target state)."""
+
+    def __init__(self, unit: Unit, target: Unit, charging: bool, charged: bool, terrain: bool = False) -> None:
+        self.unit, self.target = unit, target
+        slowed = [charging and terrain and "assault" not in m.grenades for m in unit.models]
+        self.options = line_options(unit, charging, slowed)
+        self.attacks: list[Melee] = [m.melee for m in unit.models]  # type: ignore[misc]
+        self.bonus = [(RAGE_BONUS if "rage" in m.rules else CHARGE_BONUS) if charging else
+                      (COUNTER_ATTACK_BONUS if charged and "counter-attack" in m.rules else 0) for m in unit.models]
+        self.hatred = [(charging or charged) and "hatred" in m.rules for m in unit.models]
+        self.hammer = [charging and "hammer-of-wrath" in m.rules for m in unit.models]
+        self.line = unit.line_of()
+        self.choose_recipient = recipient(target)
+        self.target_models = target.expanded()
+        self._kernels: dict[tuple, IndexedKernel] = {}
+        self._choices: dict[UnitState, Choice] = {}
+        self._memo: dict[tuple, Dist] = {}
+        self._passes: dict[tuple, list[Fraction]] = {}
+        self._who: dict[tuple, tuple] = {}
+        self.concussive = any(b.concussive for opts in self.options for b in opts)
+
+    def initiatives(self, choice: Choice, slowed: bool) -> set[int]:
+        """The Initiative steps this unit strikes at with ``choice`` (``slowed``: some
+        models may be concussed, at Initiative 1)."""
+        steps = {self.options[j][c].initiative for j, c in enumerate(choice)}
+        if slowed:
+            steps.add(1)
+        if any(self.hammer):
+            steps.add(HAMMER_OF_WRATH_INITIATIVE)
+        return steps
+
+    def struck(self, step: int, choice: Choice, slow: frozenset[int]) -> Callable[[int], bool]:
+        """Whether a model of this unit has struck this round by the end of ``step``."""
+        def done(i: int) -> bool:
+            j = self.line[i]
+            return (1 if i in slow else self.options[j][choice[j]].initiative) >= step
+        return done
+
+    def kernel(self, strength: int, ap: int | None, concussive: bool) -> IndexedKernel:
+        """One wound at ``strength`` and ``ap`` on the target (no cover in close
+        combat; Instant Death from the Strength; Concussive marks the model)."""
+        key = (strength, ap, concussive)
+        k = self._kernels.get(key)
+        if k is None:
+            models = alloc_models(self.target, ap, cover_allowed=False, strength=strength)
+            k = self._kernels[key] = IndexedKernel(wound_kernel(
+                models, self.choose_recipient, instant_death_damage(self.target, strength), track_unsaved=True,
+                mark=concussive))
+        return k
+
+    def choose(self, foe: UnitState) -> Choice:
+        """The option each line fights with against the target in ``foe``. O(lines x weapons) per state."""
+        got = self._choices.get(foe)
+        if got is None:
+            got = self._choices[foe] = tuple(self._best(j, foe) for j in range(len(self.options)))
+        return got
+
+    def _best(self, j: int, foe: UnitState) -> int:
+        opts = self.options[j]
+        alive = foe.alive()
+        if len(opts) == 1 or not alive:
+            return 0
+        target_ws, toughness = majority_ws(self.target, foe), majority_toughness(self.target, foe)
+        p_hit = self._p_hit(j, target_ws)
+        first = alive[0]
+        best, best_value = 0, Fraction(-1)
+        for k, b in enumerate(opts):
+            p_wound, p_rend = wound_chances(b, toughness)
+            through, through_ap2 = self._through(b.ap, b.strength, first), self._through(RENDING_AP, b.strength, first)
+            attacks = Fraction(self.attacks[j].attack_counts(1, self.bonus[j] + b.extra_attacks).mean())
+            value = attacks * p_hit * (p_wound * through + p_rend * through_ap2)
+            if value > best_value:
+                best, best_value = k, value
+        return best
+
+    def _through(self, ap: int | None, strength: int, model: int) -> Fraction:
+        """P(a wound on the target's ``model`` gets past its save and Feel No Pain). Cached per (AP, Strength)."""
+        key = (ap, strength)
+        got = self._passes.get(key)
+        if got is None:
+            got = self._passes[key] = [m.p_unsaved() for m in alloc_models(self.target, ap, False, strength)]
+        return got[model]
+
+    def _p_hit(self, j: int, target_ws: int) -> Fraction:
+        p = ws_target(self.attacks[j].ws, target_ws).chance()
+        return p + (1 - p) * p if self.hatred[j] else p  # Hatred: reroll failed to-hit rolls
+
+    def strike(self, initiative: int, own: UnitState, foe: UnitState, choice: Choice, slow: frozenset[int]) -> Dist:
+        """Dist of the target's state after this unit's models of ``initiative``
+        strike (``slow``: models concussed at the start of the round; models
+        marked in ``own`` were concussed during it: both at Initiative 1).
+        Memoised on (step, strikers per line and their options, target state)."""
+        who_key = (initiative, own, choice, slow)
+        who = self._who.get(who_key)
+        if who is None:
+            counts = [0] * len(self.options)
+            hammers = [0] * len(self.options)
+            for i in own.alive():
+                j = self.line[i]
+                at = 1 if (i in slow or i in own.marked) else self.options[j][choice[j]].initiative
+                if at == initiative:
+                    counts[j] += 1
+                if initiative == HAMMER_OF_WRATH_INITIATIVE and self.hammer[j]:
+                    hammers[j] += 1
+            who = self._who[who_key] = (tuple(counts), tuple(c if n else -1 for c, n in zip(choice, counts, strict=True)),
+                                        tuple(hammers))
+        key = (initiative, who, foe)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._blows(who[0], choice, foe, who[2])
+        return got
+
+    def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:
+        result = Dist.constant(foe)
+        if not foe.alive() or not (any(counts) or any(hammers)):
+            return result
+        target_ws, toughness = majority_ws(self.target, foe), majority_toughness(self.target, foe)
+        for j, n in enumerate(hammers):
+            if n:  # Hammer of Wrath: n automatic hits at the profile's Strength, no AP
+                s = self.attacks[j].strength
+                result = self.kernel(s, None, False).run(successes(n, wound_target(s, toughness).chance()), result)
+        for j, n in enumerate(counts):
+            if not n:
+                continue
+            b = self.options[j][choice[j]]
+            attacks = self.attacks[j].attack_counts(n, self.bonus[j] + b.extra_attacks)
+            if not max(attacks.support()):
+                continue
+            result = self._wounds(result, attacks, self._p_hit(j, target_ws), b, toughness)
+        return result
+
+    def _wounds(self, result: Dist, attacks: Dist, p_hit: Fraction, b: Blow, toughness: int) -> Dist:
+        """Hit then wound, each attack independent: Binomial(attacks, p_hit p_wound),
+        O(attacks) (random Attacks: mixed over their total, O(attacks^2)); with
+        Rending a trinomial (wounds, rending wounds), O(attacks^2), the rending
+        wounds allocated after the others at AP2. Allocation O(attacks x target states)."""
+        p_wound, p_rend = wound_chances(b, toughness)
+        own = self.kernel(b.strength, b.ap, b.concussive)
+        if not p_rend or not rending_changes_ap(b.rules, b.ap):
+            return own.run(attacks.then(partial(successes, p=p_hit * (p_wound + p_rend))), result)
+        die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
+                               FAIL: 1 - p_hit * (p_wound + p_rend)})
+        counts = attacks.then(lambda n: pool_counts(n, die, [WOUND, RENDING, FAIL]))
+        ap2 = self.kernel(b.strength, RENDING_AP, b.concussive)
+
+        def by_rending(r: int) -> Dist:
+            normal = counts.condition(lambda c: c[1] == r).map(lambda c: c[0])
+            return ap2.run(Dist.constant(r), own.run(normal, result))
+
+        return counts.map(lambda c: c[1]).then(by_rending)
