@@ -347,7 +347,7 @@ processes of a loaded machine weigh less; load average 5 to 7 on 2 cores,
 | h.orks30_guard_3 | 30 Orks charge 20 Guardsmen, 3 rounds | 1.7 s | 0.19 s (240,000) | 9 |
 | h.orks40_guard_5 | 40 Orks charge 20 Guardsmen, 5 rounds | 4.0 s | 0.23 s (260,000) | 18 |
 | h.hh3_20_turns | Horus Heresy: tacticals and heavies exchange fire, 20 turns | 2.0 s before, 0.86 s after | - | - |
-| h.gets_hot_fire | `40k6 fire`: three Gets Hot groups of six 3-Wound models at 20 Orks | refused before (after minutes), 0.09 s after | - | - |
+| h.gets_hot_fire | `40k6 fire`: three Gets Hot groups of six 3-Wound models at 20 Orks | refused before (after over a minute), 0.09 s after | - | - |
 
 Every Monte Carlo estimate lies within one standard error of the exact
 probability (P(defender destroyed): 0.0746, 0.1928, 0.3339, 0.5228). The
@@ -360,7 +360,7 @@ simulation to a standard error of 1e-4 needs 100 times as many assaults.
   unit's state held each model's wounds, so three groups of six 3-Wound
   models made up to 4^6 loss tuples per group and their product across
   groups; the question was refused ("about 2,423,084 states") after running
-  for minutes. `40k6 fire` reads only how many firing models were lost, so a
+  for over a minute. `40k6 fire` reads only how many firing models were lost, so a
   group whose models fire no other Gets Hot weapon now counts its models
   removed (a volley over (hits, models removed), O(k^2 x H) for k models and
   H + 1 hit totals) and takes them as the group's first models in play: 7
