@@ -326,7 +326,7 @@ its own reference in the same run:
 
 Group (h) of the table also times whole engagements at the size of real
 battles (the files are in `bench/scenarios/` and `bench/units/`), and for
-each assault the numpy Monte Carlo a user would write instead
+each assault and the 20-turn exchange the numpy Monte Carlo a user would write instead
 (`bench/cases/monte_carlo.py`), run until the standard error of
 P(defender destroyed) is 1e-3, its calls alternating with the exact case's.
 `python bench/digests.py --cases h` checks that every exact answer is the
@@ -346,11 +346,12 @@ processes of a loaded machine weigh less; load average 5 to 7 on 2 cores,
 | h.orks30_marines_5 | 30 Orks charge 10 Marines, 5 rounds | 1.2 s | 0.32 s (160,000) | 4 |
 | h.orks30_guard_3 | 30 Orks charge 20 Guardsmen, 3 rounds | 1.7 s | 0.19 s (240,000) | 9 |
 | h.orks40_guard_5 | 40 Orks charge 20 Guardsmen, 5 rounds | 4.0 s | 0.23 s (260,000) | 18 |
-| h.hh3_20_turns | Horus Heresy: tacticals and heavies exchange fire, 20 turns | 2.0 s before, 0.86 s after | - | - |
+| h.hh3_20_turns | Horus Heresy: tacticals and heavies exchange fire, 20 turns | 2.0 s before, 0.86 s after | 0.15 s (80,000) | 6 |
 | h.gets_hot_fire | `40k6 fire`: three Gets Hot groups of six 3-Wound models at 20 Orks | refused before (after over a minute), 0.09 s after | - | - |
 
 Every Monte Carlo estimate lies within one standard error of the exact
-probability (P(defender destroyed): 0.0746, 0.1928, 0.3339, 0.5228). The
+probability (P(defender destroyed): 0.0746, 0.1928, 0.3339, 0.5228; the
+heavies destroyed by turn 20: 0.9208). The
 exact answer is every end state at once, with no error to report; a
 simulation to a standard error of 1e-4 needs 100 times as many assaults.
 

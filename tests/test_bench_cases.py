@@ -248,3 +248,13 @@ def test_h_the_monte_carlo_of_a_larger_assault_agrees_with_the_exact_answer() ->
     exact = exchanges.p_destroyed("orks30_guard_3", 0)
     mc = monte_carlo.monte_carlo_assault(30, monte_carlo.GUARD, 3, standard_error=3e-3)
     assert abs(mc["p"] - float(exact)) < 5 * mc["standard_error"]
+
+
+def test_h_the_monte_carlo_of_the_twenty_turn_exchange_agrees_with_the_exact_answer() -> None:
+    """The Horus Heresy exchange of bench case h.hh3_20_turns: the numpy Monte Carlo
+    estimates the exact P(heavies destroyed by turn 20) within 5 standard errors."""
+    from bench.cases import exchanges, monte_carlo
+
+    exact = exchanges.p_destroyed("hh3_20_turns", 1)
+    mc = monte_carlo.monte_carlo_hh3_exchange(standard_error=3e-3)
+    assert abs(mc["p"] - float(exact)) < 5 * mc["standard_error"]

@@ -134,3 +134,43 @@ def _wounds_on_sergeant(rng: Any, wounds: Any, sergeant: Any, models: Any, unsav
         models -= hit_model
         losses += hit_sergeant | hit_model
     return losses
+
+
+def monte_carlo_hh3_exchange(turns: int = 20, standard_error: float = STANDARD_ERROR, seed: int = 1,
+                             batch: int = 20_000) -> dict:
+    """Horus Heresy: the Legion Tactical Squad (nine bolters, firepower 2, and
+    the Sergeant's bolt pistol, BS 4) and the Heavy Support Squad (four heavy
+    bolters, firepower 3, BS 4; the Sergeant's bolt pistol at BS 5; the
+    Sergeant has 2 Wounds and is last in the file) exchange fire for ``turns``
+    turns (``examples/hh3/unit_*.toml``), both firing from the same start each
+    turn, every model in play firing. All T4 3+: a bolter or pistol hit (3+,
+    2+ at BS 5) wounds on 4+, a heavy bolter on 3+; the 3+ save is taken
+    against both. Wounds go to the first model in play, a wounded one first.
+    Panic tests change no later roll (no cover, no Pinning here), so they are
+    not simulated. Until the standard error of P(heavies destroyed by the
+    last turn) is at most ``standard_error``."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    bolter, pistol5, heavy = 2 / 3 * 1 / 2 * 1 / 3, 5 / 6 * 1 / 2 * 1 / 3, 2 / 3 * 2 / 3 * 1 / 3
+    destroyed = total = 0
+    while True:
+        n = batch
+        tac = np.full(n, 10)  # models in play: nine Legionaries then the Sergeant
+        hvy_wounds = np.full(n, 6)  # four 1-Wound Legionaries then the 2-Wound Sergeant
+        for _ in range(turns):
+            both = (tac > 0) & (hvy_wounds > 0)
+            legionaries = np.maximum(tac - 1, 0)  # the Sergeant, last in the file, is removed last
+            sergeant = tac > 0
+            hvy_legionaries = np.maximum(hvy_wounds - 2, 0)
+            hvy_sergeant = hvy_wounds > 0
+            on_hvy = rng.binomial(2 * legionaries, bolter) + rng.binomial(sergeant.astype(int), bolter)
+            on_tac = rng.binomial(3 * hvy_legionaries, heavy) + rng.binomial(hvy_sergeant.astype(int), pistol5)
+            hvy_wounds = np.where(both, np.maximum(hvy_wounds - on_hvy, 0), hvy_wounds)
+            tac = np.where(both, np.maximum(tac - on_tac, 0), tac)
+        destroyed += int(np.sum(hvy_wounds == 0))
+        total += n
+        p = destroyed / total
+        se = (max(p * (1 - p), 1e-12) / total) ** 0.5
+        if se <= standard_error:
+            return {"p": p, "standard_error": se, "assaults": total, "destroyed": destroyed}
