@@ -14,14 +14,14 @@ from exactodds.profiles.systems import files_of
 from exactodds.rules import systems as registry
 from exactodds.rules.hell_dorado import Shot
 from exactodds.rules.hh3.exchange import Exchange, Shoot as HH3Shoot
-from exactodds.rules.wh40k6.steps import Assault, Fight, MoraleCheck, Shoot
+from exactodds.rules.wh40k6.steps import Assault, Fight, MoraleCheck, Regroup, Shoot
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 STEPS = {
     "pool": {},
     "hd": {"shot": Shot},
-    "40k6": {"shoot": Shoot, "assault": Assault, "fight": Fight, "morale": MoraleCheck},
+    "40k6": {"shoot": Shoot, "assault": Assault, "fight": Fight, "morale": MoraleCheck, "regroup": Regroup},
     "hh3": {"exchange": Exchange, "shoot": HH3Shoot},
 }
 """Each system's scenario step kinds, in the order its messages list them."""
@@ -31,6 +31,7 @@ MINIMAL = {
     "assault": {"attacker": "a", "defender": "b", "distance": 6},
     "fight": {"attacker": "a", "defender": "b"},
     "morale": {"unit": "a"},
+    "regroup": {"unit": "a"},
     "exchange": {"attacker": "a", "target": "b"},
 }
 """A step table of each kind with only its required keys."""

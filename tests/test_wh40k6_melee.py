@@ -150,6 +150,15 @@ def test_one_power_fist_blow_by_hand() -> None:
     assert removed == F(1, 2) * F(5, 6) == F(5, 12)
 
 
+def test_rending_wounds_what_its_strength_cannot() -> None:
+    # S3 v T7 never wounds on the chart; a rending 6 still does, at AP2 (the 3+ save is
+    # ignored): WS4 v WS4 hits on 4+ (1/2), then a 6 (1/6): the model is removed 1/12
+    a = armed(warrior("claw", i=4, a=1, s=3, melee=("rending claw",)))
+    d = Unit((Model(7, 1, "target", 1, 3, None, None, False, False, Melee(4, 4, 0, 4, 8)),))
+    removed = fight(a, d, False).survivors().map(lambda s: s.defender_survivors).pmf(0)
+    assert removed == F(1, 2) * F(1, 6) == F(1, 12)
+
+
 def test_strength_modifiers_are_capped_at_ten() -> None:
     assert [apply_strength(m, 6) for m in ("user", "+1", "+2", "x2", 3)] == [6, 7, 8, 10, 3]
 

@@ -234,7 +234,15 @@ class Striker:
             return own.run(attacks.then(partial(successes, p=p_hit * (p_wound + p_rend))), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})
-        counts = attacks.then(lambda n: pool_counts(n, die, [WOUND, RENDING, FAIL]))
+        # a category of chance 0 (no wound but on a rending 6, when the Strength is too low)
+        # is not on the die: count the others, and give it 0 in every (wounds, rending, fails)
+        order = [c for c in (WOUND, RENDING, FAIL) if c in die.weights()]
+
+        def category_counts(n: int) -> Dist:
+            return pool_counts(n, die, order).map(
+                lambda c: tuple(dict(zip(order, c)).get(k, 0) for k in (WOUND, RENDING, FAIL)))
+
+        counts = attacks.then(category_counts)
         ap2 = self.kernel(b.strength, RENDING_AP, b.concussive)
 
         def by_rending(r: int) -> Dist:
