@@ -32,16 +32,16 @@ def _ipywidgets() -> Any:
     return ipywidgets
 
 
-def bar_chart_svg(data: dict[str, Any], cumulative: bool = False) -> str:
+def bar_chart_svg(data: dict[str, Any], at_least: bool = False) -> str:
     """A bar chart of :func:`~exactodds.webform.answer_data` as SVG text: the
-    probability of each outcome, or with ``cumulative`` P(>= outcome) (numeric
+    probability of each outcome, or with ``at_least`` P(X >= outcome) (numeric
     outcomes only). Above 60 outcomes, the table's most probable window."""
     rows = data["rows"]
     if len(rows) > 60:
         rows = [rows[i] for i in data["window"]]
-    cumulative = cumulative and data["numeric"]
-    values = [r["at_least_float"] if cumulative else r["p_float"] for r in rows]
-    top = 1.0 if cumulative else max(values + [1e-12])
+    at_least = at_least and data["numeric"]
+    values = [r["at_least_float"] if at_least else r["p_float"] for r in rows]
+    top = 1.0 if at_least else max(values + [1e-12])
     pad, n = 28, max(len(rows), 1)
     bw = (SVG_WIDTH - pad) / n
     every = -(-n // 20)
@@ -49,11 +49,11 @@ def bar_chart_svg(data: dict[str, Any], cumulative: bool = False) -> str:
              f'width="{SVG_WIDTH}" class="exactodds-chart">',
              f'<line x1="{pad}" y1="{SVG_HEIGHT}" x2="{SVG_WIDTH}" y2="{SVG_HEIGHT}" stroke="#333"/>',
              f'<text x="{pad - 4}" y="10" text-anchor="end" font-size="10">{top * 100:.2g}%</text>']
-    colour = "#27ae60" if cumulative else "#2980b9"
+    colour = "#27ae60" if at_least else "#2980b9"
     for i, (row, v) in enumerate(zip(rows, values)):
         h = v / top * (SVG_HEIGHT - 14)
         x = pad + i * bw
-        shown = (row["at_least"] if cumulative else row["p"])
+        shown = (row["at_least"] if at_least else row["p"])
         parts.append(f'<rect x="{x + bw * 0.1:.2f}" y="{SVG_HEIGHT - h:.2f}" width="{max(bw * 0.8, 1):.2f}" '
                      f'height="{max(h, 0):.2f}" fill="{colour}"><title>{escape(row["label"])}: '
                      f'{escape(shown)}</title></rect>')
@@ -89,8 +89,8 @@ class Form:
             rows.append(w.HBox([control, error]))
         for name, value in values.items():
             self._put(name, value)
-        self.cumulative = w.Checkbox(False, description="cumulative P(≥)", indent=False)
-        self.cumulative.observe(lambda _: self._draw(), names="value")
+        self.at_least = w.Checkbox(False, description="at least: P(X ≥ x)", indent=False)
+        self.at_least.observe(lambda _: self._draw(), names="value")
         self.message = w.HTML("")
         self.query_line = w.HTML("")
         self.table = w.HTML("")
@@ -100,7 +100,7 @@ class Form:
         self.error: dict[str, Any] | None = None
         self._data: dict[str, Any] | None = None
         title = w.HTML(f"<b>{escape(self.command.title)}</b>: {escape(self.command.doc.strip().split(chr(10))[0])}")
-        self.widget = w.VBox([title, *rows, self.message, self.query_line, self.cumulative,
+        self.widget = w.VBox([title, *rows, self.message, self.query_line, self.at_least,
                               w.HBox([self.table, self.chart])])
         self._quiet = False
         self.update()
@@ -213,7 +213,7 @@ class Form:
             return
         try:
             self.table.value = self.answer._repr_html_()
-            self.chart.value = bar_chart_svg(self._data, self.cumulative.value)
+            self.chart.value = bar_chart_svg(self._data, self.at_least.value)
         except Exception as e:  # never a traceback in a notebook's callback
             self._refused(e)
 

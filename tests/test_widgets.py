@@ -38,7 +38,7 @@ def test_pool_form_answers_and_follows_changes() -> None:
                                      (3, Fraction(8, 81)), (4, Fraction(1, 81))]
     assert f.answer.mean == Fraction(4, 3)
     assert "16/81" in f.table.value
-    f.cumulative.value = True  # P(>= k): 1, 65/81, 33/81, 9/81, 1/81
+    f.at_least.value = True  # P(>= k): 1, 65/81, 33/81, 9/81, 1/81
     assert "65/81" in f.chart.value and "#27ae60" in f.chart.value
 
 
