@@ -9,6 +9,11 @@ command::
     {"query": {...}, "outcomes": [{"outcome": ..., "p": "n/d", "p_float": f}, ...],
      "mean": "n/d", ...extras}
 
+A composite answer (several units' figures in one joint distribution, declared
+by ``units``: :mod:`exactodds.units`) adds ``"marginals": {"NAME": {"outcomes":
+[...], "mean": "n/d", "status": [...]}}`` after its outcomes, and its table
+shows a block per unit and its most probable joint outcomes.
+
 Rendering API (what the command line calls):
 
 - ``answer.render(fmt, all_rows=False, exact=False)``: the whole answer in one
@@ -52,6 +57,7 @@ from .render import (
     plot_dists,
     save_figure,
 )
+from .units import UnitFields, Units, counts_label, engagement_lines, marginals_json, plot_parts, unit_answer_parts
 
 FORMATS = ("table", "json", "csv")
 _INTS = {int}
@@ -219,6 +225,7 @@ class Answer:
     extras: dict = field(default_factory=dict)
     mean: Fraction | None = None
     stages: dict[str, Dist] = field(default_factory=dict)
+    units: Units | None = None
 
     def __post_init__(self) -> None:
         for name in ("query", "extras", "stages"):  # O(entries): copies, so the caller's dicts stay theirs
@@ -232,6 +239,8 @@ class Answer:
         for x, p in self.dist.items():
             obj["outcomes"].append({"outcome": jsonable(x), "p": frac_str(p), "p_float": float(p)})
         obj["mean"] = None if self.mean is None else frac_str(self.mean)
+        if self.composite:
+            obj["marginals"] = self._marginals()
         for k, v in self.extras.items():
             obj[k] = jsonable(v)
         return obj
@@ -243,6 +252,8 @@ class Answer:
         outcomes, no :class:`~fractions.Fraction` and no encoder per outcome."""
         texts = {"query": json_text(jsonable(self.query), 1), "outcomes": self._outcomes_json(),
                  "mean": "null" if self.mean is None else json_text(frac_str(self.mean))}
+        if self.composite:
+            texts["marginals"] = json_text(self._marginals(), 1)
         for k, v in self.extras.items():
             texts[k] = json_text(jsonable(v), 1)
         return "{\n  " + ",\n  ".join(f"{_key_text(k)}: {t}" for k, t in texts.items()) + "\n}"
@@ -312,7 +323,7 @@ class Answer:
             buf.write(line.getvalue()[:-1] + tail)
         return buf.getvalue()
 
-    def to_table(self, all_rows: bool = False, exact: bool = False) -> str:
+    def to_table(self, all_rows: bool = False, exact: bool = False, joint: bool = False) -> str:
         """A plain-text table for people: the query, the distribution, the mean and extras.
 
         ``all_rows=False`` (CLI: without ``--all``): the window of the most
@@ -325,15 +336,27 @@ class Answer:
         Decimals have 4 significant digits and never read 0 for a chance that
         is not 0; whole numbers print without ``/1``. Without ``exact``, no
         line is longer than :data:`LINE_WIDTH` characters (the query line wraps).
+
+        A composite answer (:attr:`composite`: two units or more) shows by
+        default a short block per unit and its most probable joint outcomes
+        (:func:`~exactodds.units.engagement_lines`); ``joint`` (CLI ``--joint``)
+        or ``all_rows`` shows the whole joint distribution instead.
         """
         lines = []
         if self.query:
             shown = ", ".join(f"{k}={_show(v)}" for k, v in self.query.items() if not _unset(v))
             lines += _wrap("query: " + shown)
-        lines.append(dist_text(self.dist, all_rows=all_rows, exact=exact))
-        if self.mean is not None:
-            lines.append(f"mean: {figure_text(self.mean, exact)}")
+        covered: set[str] = set()
+        if self.composite and not (all_rows or joint or self.numeric):
+            blocks, covered = engagement_lines(self, exact)
+            lines += blocks
+        else:
+            lines.append(dist_text(self.dist, all_rows=all_rows, exact=exact))
+            if self.mean is not None:
+                lines.append(f"mean: {figure_text(self.mean, exact)}")
         for k, v in self.extras.items():
+            if k in covered:
+                continue
             if isinstance(v, dict) and any(isinstance(x, (int, Fraction)) and not isinstance(x, bool)
                                            for x in v.values()):
                 lines.append(f"{k}:")
@@ -344,14 +367,14 @@ class Answer:
                 lines += _wrap(f"{k}: {_figure(v, exact)}")
         return "\n".join(lines)
 
-    def render(self, fmt: str, all_rows: bool = False, exact: bool = False) -> str:
-        """Render in one of :data:`FORMATS`; ``all_rows`` and ``exact`` are the
-        table's options (:meth:`to_table`; CLI ``--all`` and ``--exact``):
-        JSON and CSV are always complete and exact."""
+    def render(self, fmt: str, all_rows: bool = False, exact: bool = False, joint: bool = False) -> str:
+        """Render in one of :data:`FORMATS`; ``all_rows``, ``exact`` and ``joint`` are
+        the table's options (:meth:`to_table`; CLI ``--all``, ``--exact`` and
+        ``--joint``): JSON and CSV are always complete and exact."""
         if fmt not in FORMATS:
             raise InputError(f"format {fmt!r} is not known; use {', '.join(FORMATS)}")
         if fmt == "table":
-            return self.to_table(all_rows=all_rows, exact=exact)
+            return self.to_table(all_rows=all_rows, exact=exact, joint=joint)
         return self.to_json() if fmt == "json" else self.to_csv()
 
     # ------------------------------------------------------- single figures
@@ -370,6 +393,10 @@ class Answer:
         if name in ("at_least", "at_most"):
             if k is None or isinstance(k, bool) or not isinstance(k, (int, Fraction)):
                 raise InputError(f"figure {name!r} needs a number k (the outcome to compare with), not {k!r}")
+            if not _numeric_outcomes(self.dist) and self.composite:
+                raise InputError(f"{name.replace('_', ' ')} needs one number per outcome; this answer holds "
+                                 f"several units: choose one with --unit NAME (unit=NAME), one of "
+                                 f"{', '.join(self.unit_names())}")
             if not _numeric_outcomes(self.dist):
                 raise InputError(f"{name.replace('_', ' ')} needs numeric outcomes; these are "
                                  f"{outcome_label(self.dist.support()[0])}, ...")
@@ -412,6 +439,37 @@ class Answer:
                          for v in obj.values()])
         return buf.getvalue()
 
+    # ---------------------------------------------------------------- units
+    @property
+    def composite(self) -> bool:
+        """Whether the answer holds several units' figures (declared by ``units``)."""
+        return self.units is not None and len(self.units.fields) >= 2
+
+    def unit_names(self) -> list[str]:
+        """The units this answer declares, in display order (``[]`` for none)."""
+        return [] if self.units is None else list(self.units.fields)
+
+    def marginal(self, name: str, turn: int | None = None) -> Dist:
+        """Unit ``name``'s own distribution: its models left (or hits taken, as
+        declared), exact; with ``turn``, at the end of that turn (scenarios over
+        several turns). A name the answer lacks is an :class:`InputError` naming
+        the units it has. O(outcomes)."""
+        return self.unit(name, turn).dist
+
+    def unit(self, name: str, turn: int | None = None) -> Answer:
+        """Unit ``name``'s own answer: its marginal (:meth:`marginal`) as the
+        distribution, the query with ``unit`` (and ``turn``), its chance of each
+        status (``p_status``) and its own extra figures; every figure, table,
+        JSON, CSV and plot of an answer works on it (CLI ``--unit NAME``)."""
+        if self.units is None:
+            raise InputError(f"unit {str(name)[:40]!r}: this answer has no units (its outcomes are one figure)")
+        dist, query, extras, units = unit_answer_parts(self, name, turn)
+        return Answer(dist, {**self.query, **query}, extras, units=units)
+
+    def _marginals(self) -> dict[str, Any]:
+        """The JSON ``marginals`` (:func:`~exactodds.units.marginals_json`)."""
+        return marginals_json(self, frac_str)
+
     @property
     def numeric(self) -> bool:
         """Whether the outcomes are numbers (so P(outcome >= x) means something)."""
@@ -422,16 +480,32 @@ class Answer:
              xlabel: str | None = None) -> Any:
         """A bar chart of P(outcome), or with ``at_least`` of P(outcome >= x), on
         ``ax`` (a new figure by default); returns the Axes (needs matplotlib).
-        See :func:`~exactodds.render.plot_dists`."""
-        return plot_dists([self.dist], ax=ax, at_least=at_least, title=title, xlabel=xlabel)
+        See :func:`~exactodds.render.plot_dists`. A composite answer
+        (:attr:`composite`) draws one panel per unit and, for two units, a heat
+        map of their joint chances instead (``ax`` is then not used; returns
+        the list of Axes)."""
+        if self.composite:
+            from .render.engagement_plots import plot_engagement
+
+            return plot_engagement(*plot_parts(self), at_least=at_least, title=title)
+        return plot_dists([self.dist], ax=ax, at_least=at_least, title=title, xlabel=xlabel or counts_label(self))
 
     def save_plot(self, path: str, at_least: bool = False, title: str | None = None,
                   xlabel: str | None = None) -> None:
         """Write :meth:`plot` to ``path`` (PNG, SVG or PDF by its suffix; matplotlib's
         Agg renderer, no window). The command line's ``--plot FILE``."""
+        if self.composite:
+            from .render.engagement_plots import save_engagement
+
+            return save_engagement(path, *plot_parts(self), at_least=at_least, title=title)
+        xlabel = xlabel or counts_label(self)
         save_figure(path, [self.dist], at_least=at_least, title=title, xlabel=xlabel)
 
     def _repr_html_(self) -> str:
+        if self.composite:  # the unit blocks and the likeliest joint outcomes, as printed
+            import html
+
+            return f"<pre>{html.escape(self.to_table())}</pre>"
         return self.dist._repr_html_()
 
 

@@ -26,6 +26,7 @@ import csv
 import html
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -52,6 +53,10 @@ from .render import (
 )
 
 
+_DEFAULT_LABEL = re.compile(r"q\d+")
+"""The labels :func:`compare` gives when none are given."""
+
+
 @dataclass(frozen=True)
 class Compared:
     """One column of a comparison: its label, what it is, its distribution and mean."""
@@ -63,12 +68,17 @@ class Compared:
     query: Query | None = None
 
 
-def _column(item: Any, label: str) -> Compared:
+def _column(item: Any, label: str, unit: str | None = None) -> Compared:
     if isinstance(item, (str, Path)):
         item = Query.from_toml(item)
     if isinstance(item, Query):
         answer = item.answer()
-        return Compared(label, item.command_line(), answer.dist, answer.mean, item)
+        if unit is None:
+            return Compared(label, item.command_line(), answer.dist, answer.mean, item)
+        answer = answer.unit(unit)
+        return Compared(label, f"{item.command_line()} --unit {unit}", answer.dist, answer.mean, item)
+    if unit is not None and isinstance(item, Answer):
+        item = item.unit(unit)
     if isinstance(item, Answer):
         what = ", ".join(f"{k}={v}" for k, v in item.query.items() if v is not None and v is not False)
         return Compared(label, what or "an answer", item.dist, item.mean)
@@ -77,12 +87,14 @@ def _column(item: Any, label: str) -> Compared:
     raise InputError(f"compare takes queries, query files, answers or distributions, not {type(item).__name__}")
 
 
-def compare(*items: Any, labels: list[str] | None = None) -> Comparison:
+def compare(*items: Any, labels: list[str] | None = None, units: list[str | None] | None = None) -> Comparison:
     """The answers to several questions side by side (see the module docstring).
 
     ``items``: :class:`~exactodds.Query` objects, query file paths, answers or
     distributions (two or more; one is shown alone). ``labels`` name the
-    columns (default ``q1``, ``q2``, ...). Numeric and composite outcomes
+    columns (default ``q1``, ``q2``, ...); ``units`` (one per item, or None)
+    compares one unit of each engagement (its models left,
+    :meth:`~exactodds.answer.Answer.unit`). Numeric and composite outcomes
     cannot be mixed. Example::
 
         from exactodds import Query, compare
@@ -97,7 +109,10 @@ def compare(*items: Any, labels: list[str] | None = None) -> Comparison:
     labels = [str(x) for x in labels]
     if len(labels) != len(items) or len(set(labels)) != len(labels):
         raise InputError(f"compare needs one distinct label per query: {len(items)} queries, labels {labels}")
-    return Comparison([_column(item, label) for item, label in zip(items, labels)])
+    units = list(units) if units is not None else [None] * len(items)
+    if len(units) != len(items):
+        raise InputError(f"compare needs one unit (or None) per query: {len(items)} queries, units {units}")
+    return Comparison([_column(item, label, unit) for item, label, unit in zip(items, labels, units)])
 
 
 @dataclass
@@ -393,7 +408,9 @@ class Comparison:
 
     # ---------------------------------------------------------------- plots
     def _plot_args(self) -> tuple[list, list[str]]:
-        return [c.dist for c in self.columns], [f"{c.label}: {c.what}" for c in self.columns]
+        # a label of one's own names its series alone; the default q1, q2... with what each is
+        return [c.dist for c in self.columns], [f"{c.label}: {c.what}" if _DEFAULT_LABEL.fullmatch(c.label)
+                                                else c.label for c in self.columns]
 
     def plot(self, ax: Any = None, at_least: bool = False, title: str | None = None) -> Any:
         """Every column on one chart: P(outcome) as bars side by side, or with

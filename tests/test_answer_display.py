@@ -99,8 +99,17 @@ def test_no_table_line_is_longer_than_100(command: str) -> None:
 
 
 def test_the_fight_reads_at_a_glance() -> None:
-    out = cli("40k6", "fight", "--attacker", "examples/40k6/assault_squad.toml",
-              "--defender", "examples/40k6/ork_boyz.toml", "--attacker-charged")
+    words = ("40k6", "fight", "--attacker", "examples/40k6/assault_squad.toml",
+             "--defender", "examples/40k6/ork_boyz.toml", "--attacker-charged")
+    lines = cli(*words).splitlines()
+    assert lines[2:4] == ["attacker: Assault Squad left (of 5)",
+                          "  P(destroyed)   0.01241     P(at least 1 left)  0.9876"]
+    assert "defender: Ork Boyz left (of 11)" in lines
+    assert "attacker_survivors  defender_survivors  decimal" in lines
+    assert "                 3                   6  0.06469" in lines  # the most probable first
+    assert "… 55 less likely outcomes, total 0.4850 (--joint shows every outcome)" in lines
+    assert len(lines) <= 45 and max(map(len, lines)) <= 100
+    out = cli(*words, "--joint")  # the whole joint, as a single answer's table
     lines = out.splitlines()
     assert "attacker_survivors  defender_survivors  probability  decimal" in lines
     assert re.search(r"^p_fall_back: ≈ 0\.8012 \(exact: \d+ digits, --exact\)$", out, re.M)

@@ -225,3 +225,36 @@ def test_a_pair_is_timed_alternately_from_one_clear_each() -> None:
     assert [r for r, _ in got] == [1, 2]
     assert all(t["repeats"] == 3 and t["min"] <= t["median"] for _, t in got)
     assert calls == ["clear", "a", "b"] + ["clear", "a", "clear", "b"] * 3
+
+
+def test_h_three_gets_hot_groups_answer_exactly() -> None:
+    """Bench case h.gets_hot_fire: 24 plasma shots at BS 4 (12 from six rapid-firing guns
+    at half range, six pistols, six cannons), each hitting on 3+ and wounding T4 on 2+
+    with no Ork save: no casualty is (1 - 2/3 x 5/6)^24 = (4/9)^24. A 3-Wound model fires
+    at most two shots, so Gets Hot never removes one."""
+    from bench.cases import exchanges
+
+    answer = exchanges.gets_hot_fire().dist
+    assert answer.pmf((0, 0)) == Fraction(4, 9) ** 24
+    assert answer.prob(lambda x: x[1] == 0) == 1
+
+
+@pytest.mark.slow
+def test_h_the_monte_carlo_of_a_larger_assault_agrees_with_the_exact_answer() -> None:
+    """Thirty Orks charge twenty Guardsmen (bench case h.orks30_guard_3): the numpy
+    Monte Carlo estimates the exact P(Guardsmen destroyed) within 5 standard errors."""
+    from bench.cases import exchanges, monte_carlo
+
+    exact = exchanges.p_destroyed("orks30_guard_3", 0)
+    mc = monte_carlo.monte_carlo_assault(30, monte_carlo.GUARD, 3, standard_error=3e-3)
+    assert abs(mc["p"] - float(exact)) < 5 * mc["standard_error"]
+
+
+def test_h_the_monte_carlo_of_the_twenty_turn_exchange_agrees_with_the_exact_answer() -> None:
+    """The Horus Heresy exchange of bench case h.hh3_20_turns: the numpy Monte Carlo
+    estimates the exact P(heavies destroyed by turn 20) within 5 standard errors."""
+    from bench.cases import exchanges, monte_carlo
+
+    exact = exchanges.p_destroyed("hh3_20_turns", 1)
+    mc = monte_carlo.monte_carlo_hh3_exchange(standard_error=3e-3)
+    assert abs(mc["p"] - float(exact)) < 5 * mc["standard_error"]

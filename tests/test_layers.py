@@ -25,7 +25,8 @@ ALLOWED = {
     # presentation: only the engine's values below it (core installs nothing from it)
     "render": {"core", "render"},
     "symbolic": {"core", "render"},
-    "answer": {"core", "render"},
+    "units": {"core", "render", "units"},
+    "answer": {"core", "render", "units", "answer"},
     "commands": {"core", "dice", "rules", "tomlfiles", "profiles", "render", "answer", "commands"},
     # interfaces: sweeps and validation ask questions through the commands layer
     "sweep": {"core", "tomlfiles", "render", "answer", "commands", "sweep"},
@@ -38,7 +39,7 @@ ALLOWED = {
     "webform": {"core", "render", "answer", "commands", "webform"},
     "widgets": {"core", "render", "answer", "commands", "webform", "widgets"},
 }
-CLICK_FREE = ("core", "dice", "rules", "tomlfiles", "profiles", "render", "symbolic", "answer", "commands")
+CLICK_FREE = ("core", "dice", "rules", "tomlfiles", "profiles", "render", "symbolic", "units", "answer", "commands")
 """Layers that never import click: the commands layer and everything below it (the
 interfaces may, for a progress bar)."""
 HEAVY = ("sympy", "scipy", "matplotlib", "pandas", "numpy")

@@ -47,6 +47,9 @@ class Main(ExactOddsGroup):
         if cmd_name in FILE_COMMANDS:
             module = importlib.import_module(f"{__name__}.{FILE_COMMANDS[cmd_name]}")
             return getattr(module, FUNCTIONS.get(cmd_name, cmd_name))  # type: ignore[no-any-return]
+        close = [name for name in known if name.startswith(cmd_name) or cmd_name.startswith(name.rstrip("0123456789"))]
+        if close and cmd_name not in close:
+            raise click.UsageError(f"No such command {cmd_name!r}; did you mean {' or '.join(map(repr, close))}?", ctx)
         return None
 
 

@@ -213,7 +213,7 @@ def _fail(message: str, ctx: click.Context | None, code: int = EXIT_BAD_INPUT) -
     sys.exit(code)
 
 
-OUTPUT_OPTIONS = ("all_rows", "exact", "at_least", "at_most", "mean")
+OUTPUT_OPTIONS = ("all_rows", "exact", "at_least", "at_most", "mean", "unit", "joint")
 """What the output options of a query command are called in its callback."""
 
 
@@ -230,6 +230,11 @@ def output_options(command: click.Command) -> click.Command:
         click.Option(["--at-most", "at_most"], type=click.INT, default=None, metavar="K",
                      help="Print only P(outcome <= K), exact and as a decimal."),
         click.Option(["--mean", "mean"], is_flag=True, help="Print only the mean, exact and as a decimal."),
+        click.Option(["--unit", "unit"], default=None, metavar="NAME",
+                     help="Answer for one unit of an engagement (attacker, defender, target, firing, or a "
+                          "scenario's unit name): its models left; --at-least, --mean, --plot apply to it."),
+        click.Option(["--joint", "joint"], is_flag=True,
+                     help="Print an engagement's whole joint distribution instead of its per-unit summary."),
     ]
     return command
 
@@ -279,8 +284,13 @@ def emit_answer(answer: Answer, fmt: str, output: dict[str, Any], plot: str | No
                 plot_at_least: bool = False, title: str | None = None, xlabel: str | None = None) -> None:
     """Print ``answer`` (:func:`render_answer` with the output options), then draw it
     into ``plot`` when given (after checking that the plot can be drawn, so that
-    a refused plot prints nothing)."""
-    if plot is not None and plot_at_least and not answer.numeric:
+    a refused plot prints nothing). With ``unit`` among the output options, the
+    answer is that unit's own (:meth:`~exactodds.answer.Answer.unit`)."""
+    output = dict(output)
+    unit = output.pop("unit", None)
+    if unit is not None:
+        answer = answer.unit(unit)
+    if plot is not None and plot_at_least and not answer.numeric and not answer.composite:
         raise click.UsageError("--plot-at-least needs numeric outcomes (P(outcome >= x)); this answer's "
                                "outcomes are composite: drop --plot-at-least")
     click.echo(render_answer(answer, fmt, **output))
@@ -290,7 +300,8 @@ def emit_answer(answer: Answer, fmt: str, output: dict[str, Any], plot: str | No
 
 
 def render_answer(answer: Answer, fmt: str, all_rows: bool = False, exact: bool = False,
-                  at_least: int | None = None, at_most: int | None = None, mean: bool = False) -> str:
+                  at_least: int | None = None, at_most: int | None = None, mean: bool = False,
+                  joint: bool = False) -> str:
     """``answer`` rendered in ``fmt`` (no trailing newline), or one of its figures
     alone, after checking that its exact fractions are not too long to write
     (:func:`~exactodds.core.limits.check_answer_digits`: O(outcomes + digits), before
@@ -310,7 +321,7 @@ def render_answer(answer: Answer, fmt: str, all_rows: bool = False, exact: bool 
             check_digits(1, max(decimal_digits(value.numerator), decimal_digits(value.denominator)), "the figure")
         return answer.render_figure(name, k, fmt, exact=exact).rstrip("\n")
     check_answer_digits(len(answer.dist), answer.dist.denominator, [answer.mean, *fractions_in(answer.extras)])
-    return answer.render(fmt, all_rows=all_rows, exact=exact).rstrip("\n")
+    return answer.render(fmt, all_rows=all_rows, exact=exact, joint=joint).rstrip("\n")
 
 
 def format_option(target: Any) -> Any:

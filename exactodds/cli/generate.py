@@ -84,6 +84,20 @@ class KindType(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
+NONE_WORDS = ("-", "none", "no", "")
+"""Values people type to mean "none" for an option whose default is none."""
+
+
+def _none_hint(kind: Kind, value: Any, param: click.Parameter | None) -> str:
+    """``; leave --ap out for no AP`` when ``value`` reads as "none" for an option
+    that is none by default (its kind names what it is: ``an AP``)."""
+    what = getattr(kind, "what", None)
+    if not isinstance(param, click.Option) or not isinstance(what, str) or str(value).strip().lower() not in NONE_WORDS:
+        return ""
+    noun = what.split(" ", 1)[1] if what.split(" ", 1)[0] in ("a", "an") and " " in what else what
+    return f"; leave {param.opts[0]} out for no {noun}"
+
+
 def _click_type(kind: Kind) -> click.ParamType:
     if isinstance(kind, Choice):
         return click.Choice(kind.choices)
@@ -134,7 +148,10 @@ def build(spec: Command[Any], values: dict[str, Any], ctx: click.Context) -> Par
         return spec.params(**given(values))
     except FieldError as e:
         param = next((p for p in ctx.command.params if p.name == e.name), None)
-        raise click.BadParameter(e.reason, ctx=ctx, param=param) from None
+        spec_of = spec.params.specs().get(e.name)  # (spec, default): a hint only for a field none by default
+        hint = "" if spec_of is None or spec_of[1] is not None else \
+            _none_hint(spec_of[0].kind, values.get(e.name), param)
+        raise click.BadParameter(e.reason + hint, ctx=ctx, param=param) from None
     except ParamError as e:
         raise _spelled(e, spec) from None
 
@@ -195,7 +212,8 @@ def plot_label(params: Params) -> str | None:
 
 
 def _first_line(doc: str) -> str:
-    return doc.strip().split("\n\n")[0].replace("\n", " ")
+    """The first paragraph of a docstring as one line (its indents as single spaces)."""
+    return " ".join(doc.strip().split("\n\n")[0].split())
 
 
 class SystemGroup(ExactOddsGroup):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..answer import Answer
+from ..answer import Answer, UnitFields, Units
 from ..core import check_size
 from ..rules.hd.volley import Volley
 from ..rules.scenario import Scenario, World, p_destroyed
@@ -26,20 +26,39 @@ def outcome_type(names: list[str]) -> Any:
     return namedtuple("EndState", fields)
 
 
-def end_state(names: list[str]) -> Any:
-    """``World -> EndState``: each unit's survivors and status (``destroyed``,
+def end_state(names: list[str], vehicles: frozenset[int] = frozenset()) -> Any:
+    """``World -> EndState``: each unit's survivors (a vehicle's Hull Points left,
+    for the units at the positions ``vehicles``) and status (``destroyed``,
     ``swept``, ``falling back``, ``locked``, ``-``...)."""
     kind = outcome_type(names)
 
     def f(w: World) -> Any:
         values: list[Any] = []
-        for s, status in zip(w.units, w.statuses, strict=True):
+        for i, (s, status) in enumerate(zip(w.units, w.statuses, strict=True)):
             alive = s.survivors()
             shown = status if status == "swept" else DESTROYED if not alive else status or NOTHING
-            values += [alive, "locked" if shown == "charging" else shown]
+            values += [sum(s.wounds) if i in vehicles else alive, "locked" if shown == "charging" else shown]
         return kind(*values)
 
     return f
+
+
+def is_vehicle(unit: Any) -> bool:
+    """Whether a scenario's unit is a vehicle (counted in Hull Points, not models)."""
+    return bool(getattr(getattr(unit, "target", unit), "is_vehicle", False))
+
+
+def scenario_units(sc: Scenario, with_turns: bool) -> Units:
+    """The units of a scenario's answer: each unit's models left (a vehicle's Hull
+    Points left) and status, and with ``with_turns`` the stage ending each turn."""
+    start = sc.start_world().units
+    fields = {}
+    for i, (n, u) in enumerate(sc.units.items()):
+        if is_vehicle(u):
+            fields[n] = UnitFields(n, f"{n}_status", u.name, sum(start[i].wounds), what=f"{u.name}: Hull Points left")
+        else:
+            fields[n] = UnitFields(n, f"{n}_status", u.name, start[i].survivors())
+    return Units(fields, tuple(sc.turn_ends()) if with_turns else ())
 
 
 def check_scenario_size(sc: Scenario) -> None:
@@ -71,7 +90,7 @@ def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answ
                                               f"{', '.join(['start', *pipeline.names])}"))
     run = pipeline.run(sc.start_world())
     names = sc.names
-    label = end_state(names)
+    label = end_state(names, frozenset(i for i, u in enumerate(sc.units.values()) if is_vehicle(u)))
     final = run[stage] if stage is not None else run.final
     extras: dict[str, Any] = {
         "p_destroyed": {n: p_destroyed(final, i) for i, n in enumerate(names)},
@@ -85,9 +104,10 @@ def scenario_answer(sc: Scenario, query: dict, stage: str | None = None) -> Answ
         extras["p_destroyed_by_turn"] = {n: {str(t): p_destroyed(run[e], i) for t, e in enumerate(ends, 1)}
                                          for i, n in enumerate(names)}
     stages = {name: d.map(label) for name, d in run.stages.items()}
+    units = scenario_units(sc, sc.turns > 1 and stage is None)
     return Answer(final.map(label), {**query, "units": {n: u.name for n, u in sc.units.items()},
                                      "steps": pipeline.names if stage is None else [stage]},
-                  extras, stages=stages)
+                  extras, stages=stages, units=units)
 
 
 def _survivors(i: int) -> Any:
@@ -116,9 +136,13 @@ def volley_answer(v: Volley, query: dict, stage: str | None = None) -> Answer:
             extras["p_out_by_turn"] = {n: {str(t): v.p_out(run[e], n) for t, e in enumerate(v.turn_ends(), 1)}
                                        for n in v.wounds}
     stages = {name: d.map(lambda t: kind(*t)) for name, d in run.stages.items()}
+    fields: tuple[str, ...] = kind._fields  # the names, made valid field names
+    units = Units({n: UnitFields(f, what=f"hits on {n}", left=False, figures=(("out", f"p_out.{n}"),))
+                   for n, f in zip(v.names, fields)},
+                  tuple(v.turn_ends()) if v.turns > 1 and stage is None else (), ("mean_hits", "p_out"))
     return Answer(final.map(lambda t: kind(*t)), {**query, "system": v.system, "melee": list(v.names),
                                                  "steps": pipeline.names if stage is None else [stage]},
-                  extras, stages=stages)
+                  extras, stages=stages, units=units)
 
 
 def _total(i: int) -> Any:

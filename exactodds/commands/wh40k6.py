@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ..answer import Answer
+from ..answer import Answer, UnitFields, Units
 from ..core import Dist, InputError
 from ..dice import successes
 from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
+from ..rules.wh40k6.attack import JOINT
 from .described import OMIT, Layout, described, when
 from .kinds import Choice, Flag, ProfileFile, ProfileRef, Text
 from .params import ParamError, Params, literal, param
@@ -201,7 +202,16 @@ def _shooting(p: ShootParams | OverwatchParams) -> Answer:
     else:
         dist = done.stages["casualties" if p.outcome == "casualties" else "unsaved wounds"]
     extras = {"p_unit_destroyed": done.final.pmf(unit.size)} if p.outcome == "casualties" else {}
-    return Answer(dist, described(p, unit, done), {**extras, **done.extras}, stages=done.stages)
+    return Answer(dist, described(p, unit, done), {**extras, **done.extras}, stages=done.stages,
+                  units=_shoot_units(unit, p.firing_models()) if JOINT in done.stages else None)
+
+
+def _shoot_units(unit: Any, firers: int) -> Units:
+    """The target and the firing models of a gets-hot attack, from its joint stage."""
+    return Units({"target": UnitFields("casualties", name=unit.name, size=unit.size, lost=True, stage=JOINT),
+                  "firing": UnitFields("firing_models_lost", name="firing models", size=firers, lost=True,
+                                       stage=JOINT)})
+
 
 @define("40k6", "shoot", ShootParams)
 def shoot(p: ShootParams) -> Answer:
@@ -264,7 +274,11 @@ def fight(p: FightParams) -> Answer:
         "mean_attacker_survivors": survivors.map(lambda s: s.attacker_survivors).mean(),
         "mean_defender_survivors": survivors.map(lambda s: s.defender_survivors).mean(),
     }
-    return Answer(survivors, query, extras, stages=dict(result.run.stages))
+    units = Units({side: UnitFields(f"{side}_survivors", name=u.name, size=u.size,
+                                    figures=(("falls back", f"p_{side}_falls_back"),))
+                   for side, u in (("attacker", a), ("defender", d))},
+                  shown=("mean_attacker_survivors", "mean_defender_survivors"))
+    return Answer(survivors, query, extras, stages=dict(result.run.stages), units=units)
 
 
 @define("40k6", "morale", MoraleParams)
@@ -317,7 +331,10 @@ def fire(p: FireParams) -> Answer:
         raise ParamError("{attacker} " + literal(f"{a.name!r} cannot shoot: none of its model lines has a ranged "
                                                  "weapon (weapon = \"NAME\" and a [weapons.NAME] table)"))
     done = rules.unit_fire(p, a, t)
-    return Answer(done.final, described(p, a, t, done), done.extras, mean=done.mean, stages=done.stages)
+    units = Units({"target": UnitFields("casualties", name=t.name, size=t.size, lost=True),
+                   "firing": UnitFields("attacker_lost", name=a.name, size=a.size, lost=True)})
+    return Answer(done.final, described(p, a, t, done), done.extras, mean=done.mean, stages=done.stages,
+                  units=units if exchange.gets_hot_unit(a) else None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -336,6 +353,21 @@ class AssaultParams(rules.Assaulting, _AssaultUnits):
 
     QUERY: ClassVar[Layout] = ("attacker", "defender", "distance", "rounds",
                                ("overwatch", lambda p, *_: not p.no_overwatch), when("difficult_terrain"))
+
+
+def _vehicle_note(ref: ProfileRef) -> str | None:
+    """What to say when an assault's defender is a vehicle file (None otherwise)."""
+    from ..profiles.wh40k6 import load_target
+    from ..rules.wh40k6.vehicles import Vehicle
+
+    try:
+        target = load_target(ref)
+    except InputError:
+        return None
+    if not isinstance(target, Vehicle):
+        return None
+    return (f"{ref.written}: {target.name!r} is a vehicle; vehicles are charged with the vehicle rules (hits on "
+            "its rear armour, no combat result), which the assault of units does not model: give a unit of models")
 
 
 @define("40k6", "assault", AssaultParams)
@@ -359,7 +391,7 @@ def assault(p: AssaultParams) -> Answer:
     try:
         d = p.defender.parsed(load_unit, True)
     except InputError as e:
-        raise ParamError("{defender} " + literal(e)) from None
+        raise ParamError("{defender} " + literal(_vehicle_note(p.defender) or e)) from None
     sc = Scenario({"attacker": a, "defender": d},
                   [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault",
                            difficult_terrain=p.difficult_terrain)])
@@ -368,7 +400,9 @@ def assault(p: AssaultParams) -> Answer:
     answer = scenario_answer(sc, described(p), stage)
     charge = answer.stages["assault: charge"]
     end = answer.dist
-    return replace(answer, extras={
+    shown = ("p_charge_fails", "p_defender_swept", "p_attacker_swept", "p_still_locked")  # in the unit blocks
+    assert answer.units is not None  # a scenario's answer declares its units
+    return replace(answer, units=replace(answer.units, shown=shown), extras={
         **answer.extras,
         "p_charge_fails": charge.prob(lambda x: x.attacker_status == "charge failed"),
         "p_defender_swept": end.prob(lambda x: x.defender_status == "swept"),

@@ -207,21 +207,38 @@ def save_figure(path: str, dists: list, labels: list[str] | None = None, at_leas
     (:data:`PLOT_SUFFIXES`), with matplotlib's Agg renderer and no pyplot (no
     window, no change to the session's backend). An :class:`InputError` when
     matplotlib is missing, the suffix is another, or the file cannot be written."""
-    suffix = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
-    if suffix not in PLOT_SUFFIXES:
+    many = len(dists) > 1 and labels is not None
+    fig = file_figure(path, (8.5 if many else 7, 3.8))
+    ax = fig.add_subplot()
+    plot_dists(dists, labels, ax=ax, at_least=at_least, title=title, xlabel=xlabel)
+    write_figure(fig, path, bbox_inches="tight")
+
+
+def file_figure(path: str, size: tuple[float, float], **kwargs: Any) -> Any:
+    """A matplotlib ``Figure`` (no pyplot) to be written to ``path``: an
+    :class:`InputError` first when the suffix is not one of :data:`PLOT_SUFFIXES`
+    or matplotlib is missing. ``kwargs`` go to ``Figure``."""
+    if _suffix(path) not in PLOT_SUFFIXES:
         raise InputError(f"{path}: a plot is written as {', '.join(PLOT_SUFFIXES)} (by the file name's suffix)")
     try:
         from matplotlib.figure import Figure
     except ImportError:
         raise InputError("plotting needs matplotlib, which is not installed: pip install 'exactodds[plot]'") from None
-    many = len(dists) > 1 and labels is not None
-    fig = Figure(figsize=(8.5 if many else 7, 3.8), dpi=100)
-    ax = fig.add_subplot()
-    plot_dists(dists, labels, ax=ax, at_least=at_least, title=title, xlabel=xlabel)
+    return Figure(figsize=size, dpi=100, **kwargs)
+
+
+def write_figure(fig: Any, path: str, **kwargs: Any) -> None:
+    """Write ``fig`` to ``path`` in the format its suffix names (PNG at 120 dpi), or
+    an :class:`InputError` saying why the file cannot be written."""
+    suffix = _suffix(path)
     try:
-        fig.savefig(path, format=suffix, bbox_inches="tight", dpi=120 if suffix == "png" else None)
+        fig.savefig(path, format=suffix, dpi=120 if suffix == "png" else None, **kwargs)
     except OSError as e:
         raise InputError(f"{path}: cannot write the plot ({e.strerror or e})") from None
+
+
+def _suffix(path: str) -> str:
+    return str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
 
 
 def plot_run(run: Any, key: Any = None, stages: list[str] | None = None, at_least: bool = False,

@@ -179,14 +179,42 @@ def exchange_kernel(out: Fire, back: Fire, a: int, t: int) -> Kernel:
     the start, at a as it was at the start) from the same start are
     independent, so the joint end is their product: O(|out| x |back|) per
     distinct world, each attack memoised (:class:`Fire`)."""
+    made: dict[tuple[int, ...], UnitState] = {}
+
     def kernel(w: World) -> Dist:
         sa, st = w.units[a], w.units[t]
         if not (any(sa.wounds) and any(st.wounds)):
             return Dist.constant(w)
         first = out(sa, st, statuses_of(w.statuses[t]))
         second = back(st, sa, statuses_of(w.statuses[a]))
-        return first.combine(second, lambda h1, h2: _land(_land(w, t, h1), a, h2))
+        # each attack's results landed once (|out| + |back| state and status texts),
+        # then only the worlds are built for the |out| x |back| products
+        on_t, on_a = _landed(w, t, first, made), _landed(w, a, second, made)
+        units, statuses = list(w.units), list(w.statuses)
+
+        def both(h1: Hit, h2: Hit) -> World:
+            units[t], statuses[t] = on_t[h1]
+            units[a], statuses[a] = on_a[h2]
+            return World(tuple(units), tuple(statuses))
+
+        return first.combine(second, both)
     return kernel
+
+
+def _landed(w: World, i: int, hits: Dist, made: dict[tuple[int, ...], UnitState]
+            ) -> dict[Hit, tuple[UnitState, str]]:
+    """Unit ``i``'s state and status text after each :class:`Hit` of ``hits``
+    (as :func:`_land` writes them into ``w``); ``made``: the states made so far,
+    by Wounds left, so that equal states are one object (a merge then compares
+    them by identity). O(outcomes x statuses)."""
+    held = statuses_of(w.statuses[i])
+    out = {}
+    for h in hits.weights():
+        state = made.get(h.left)
+        if state is None:
+            state = made[h.left] = UnitState(h.left)
+        out[h] = (state, status_text(held | h.gained, h.left))
+    return out
 
 
 def _unit(units: Mapping[str, Any], name: str) -> ShootingUnit:

@@ -159,7 +159,7 @@ def unit_fire(f: UnitFire, attacker: Unit, target: Unit) -> Attacked:
     pins = pinning_labels(attacker)
     if gets_hot_unit(attacker):
         a0, t0 = start_state(attacker), start_state(target)
-        pipe = fire_both_pipeline(attacker, target, a0, *turn)
+        pipe = fire_both_pipeline(attacker, target, a0, *turn, casualties_only=True)
         run, pinned = _run_pinning(pipe, Sides(t0, a0), target, pins, lambda s: s.target)
         ends = {name: d.map(lambda s: FireEnd(s.target.casualties(), s.firer.casualties() - a0.casualties()))
                 for name, d in run.stages.items()}

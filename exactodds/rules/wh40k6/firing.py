@@ -16,14 +16,14 @@ cost of one single-state step), equal states merged after each step.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ..allocation import UnitState, alive_per_line as count_alive
 from .casualties import start_state
-from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley
+from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley, volley_removed
 from .shooting import UNSAVED, shooting_pipeline
 from .units import CANNOT_SNAP, Model, Shooting, Unit, Weapon, require_type
 
@@ -191,14 +191,22 @@ def gets_hot_unit(unit: Unit) -> bool:
 
 
 def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int], start: UnitState,
-                focus_fire: int | str | None) -> Kernel:
+                focus_fire: int | str | None, removed: bool = False) -> Kernel:
     """One Gets Hot group's attack as a kernel on :class:`Sides`: the volley's
     (hits, wounds lost per firing model) (:func:`~.gets_hot.volley`), the hits
     resolved on the target as in one shooting attack, the losses taken from the
     firing models. A group still rolls to hit (and may get hot) at a target
-    already destroyed by an earlier group. Memoised per (target state, hits)."""
+    already destroyed by an earlier group. Memoised per (target state, hits).
+
+    ``removed``: for a group whose models fire no other weapon that Gets Hot,
+    when only the firing unit's casualties are asked for: the volley over
+    (hits, models removed) (:func:`~.gets_hot.volley_removed`, O(k^2 x H)),
+    the removed models taken as the group's first ones in play, instead of
+    the product over the models of their wounds left + 1 loss tuples."""
     models = firer.expanded()
-    v = volley(attack, [Firer.of(models[i]) for i in indices], [start.wounds[i] for i in indices])
+    firers, left = [Firer.of(models[i]) for i in indices], [start.wounds[i] for i in indices]
+    v = volley_removed(attack, firers, left) if removed else volley(attack, firers, left)
+    lose = _remove_first if removed else apply_losses
     tails: dict[UnitState, Pipeline] = {}
     after: dict[tuple[UnitState, int], Dist] = {}
 
@@ -214,14 +222,26 @@ def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int],
 
     def kernel(s: Sides) -> Dist:
         return v.then(lambda x: on_target(s.target, x[0]).map(
-            lambda t: Sides(t, apply_losses(s.firer, indices, x[1]))))
+            lambda t: Sides(t, lose(s.firer, indices, x[1]))))
 
     return kernel
 
 
+def _remove_first(state: UnitState, indices: Sequence[int], n: int) -> UnitState:
+    """``state`` with the first ``n`` models of ``indices`` in play removed. O(models)."""
+    if not n:
+        return state
+    wounds = list(state.wounds)
+    for i in indices:
+        if n and wounds[i] > 0:
+            wounds[i], n = 0, n - 1
+    return replace(state, wounds=tuple(wounds))
+
+
 def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Sequence[str] | None = None,
                        focus_fire: int | str | None = None, snap: bool = False, moved: bool = False,
-                       range: str | None = None, distance: Fraction | None = None) -> Pipeline:
+                       range: str | None = None, distance: Fraction | None = None,
+                       casualties_only: bool = False) -> Pipeline:
     """:func:`fire_pipeline` on :class:`Sides`: the firing unit's state changes
     too, its weapons that Get Hot costing their firing models wounds.
 
@@ -231,15 +251,27 @@ def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Seque
     resolves, so a model removed by one weapon has still fired its others.
     Cost: as :func:`fire_pipeline`, each Gets Hot group's steps run once per
     (target state, hit total), times the firing unit's distinct states (see
-    :func:`~.gets_hot.volley`).
+    :func:`~.gets_hot.volley`). ``casualties_only``: the firing unit's states
+    are read only for how many models it lost, so a group whose models fire
+    no other weapon that Gets Hot counts its models removed
+    (:func:`_hot_kernel`): three groups of six three-Wound models make 7^3
+    firing states, not 4^18.
     """
     require_type(start, UnitState, "the firing unit's state")
     models = firer.expanded()
+    firing = list(_firing(firer, target, alive_per_line(firer, start), order, snap, moved, range, distance))
+    hot_groups = {i: 0 for i in start.alive()}
+    members = []
+    for group, attack in firing:
+        indices = [i for i in start.alive() if group.fires(models[i])]
+        members.append(indices)
+        for i in indices if gets_hot(attack) else ():
+            hot_groups[i] += 1
     steps = []
-    for group, attack in _firing(firer, target, alive_per_line(firer, start), order, snap, moved, range, distance):
+    for (group, attack), indices in zip(firing, members):
         if gets_hot(attack):
-            indices = [i for i in start.alive() if group.fires(models[i])]
-            kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire)
+            removed = casualties_only and all(hot_groups[i] == 1 for i in indices)
+            kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire, removed)
         else:
             kernel = _on_target(attack_kernel(attack, target, focus_fire))
         steps.append(Step.kernel(group.label, kernel, f"{group.label} fires at {target.name}"))

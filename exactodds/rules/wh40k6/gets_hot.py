@@ -204,15 +204,15 @@ def volley(attack: Firing, firers: Sequence[Firer], wounds_left: Sequence[int] |
     return out
 
 
-def volley_removed(attack: Firing, firers: Sequence[Firer]) -> Dist:
-    """As :func:`volley` for models at full wounds, but over (total hits, firing
-    models removed). O(k^2 x H) for k models and H + 1 hit totals: at most
-    (H + 1)(k + 1) outcomes between two models."""
-    outcomes, most, _ = _models(attack, firers, None)
+def volley_removed(attack: Firing, firers: Sequence[Firer], wounds_left: Sequence[int] | None = None) -> Dist:
+    """As :func:`volley` (``wounds_left`` each, default full), but over (total
+    hits, firing models removed). O(k^2 x H) for k models and H + 1 hit totals:
+    at most (H + 1)(k + 1) outcomes between two models."""
+    outcomes, most, left = _models(attack, firers, wounds_left)
     check_size((most * len(outcomes) + 1) * (len(outcomes) + 1), f"gets-hot losses of {len(outcomes)} firing models")
     out = Dist.constant((0, 0))
-    for f, one in zip(firers, outcomes):
-        out = out.combine(one, _adder(f.wounds))
+    for w, one in zip(left, outcomes):
+        out = out.combine(one, _adder(w))
     return out
 
 
