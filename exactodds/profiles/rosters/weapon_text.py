@@ -1,8 +1,9 @@
 """40K weapon profiles (Range, Strength, AP, Type) -> unit-file weapon tables.
 
 The Type text holds the weapon's type, its shots and its special rules:
-``"Rapid Fire"``, ``"Assault 2, Rending"``, ``"Heavy 1, Blast"``, ``"Salvo 2/4"``,
-``"Assault D6"``, ``"Pistol"``, ``"Melee, Unwieldy, Specialist Weapon"``. A
+``"Rapid Fire"``, ``"Assault 2, Rending"``, ``"Heavy 1, Blast"``, ``"Salvo 2/4"``
+(``shots = "2/4"``), ``"Assault D6"``, ``"Pistol"``; close-combat weapons
+(``"Melee, ..."``) are :mod:`.melee_text`'s. A
 selection with several profiles (a missile launcher's frag and krak missiles)
 fires its strongest; the others are kept as a comment. Grenades are not
 imported as every model's weapon (one model of a unit throws one).
@@ -13,7 +14,6 @@ Cost: O(length of the Type text) per profile.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ...core import InputError
 from ...rules.wh40k6.traits import WEAPON_RULES
@@ -22,7 +22,8 @@ from .tree import Profile, Selection
 
 TYPE_RULES = {"twin-linked": "twin-linked", "rending": "rending", "sniper": "sniper", "shred": "shred",
               "ignores cover": "ignores-cover", "gets hot": "gets-hot", "gets hot!": "gets-hot",
-              "preferred enemy": "preferred-enemy", "relentless": "relentless", "poisoned": "poisoned"}
+              "preferred enemy": "preferred-enemy", "relentless": "relentless", "poisoned": "poisoned",
+              "melta": "melta", "lance": "lance", "armourbane": "armourbane", "pinning": "pinning"}
 """Special rules of a weapon's Type text (lower case) -> unit-file weapon rules."""
 
 FIRE_TYPES = {"rapid fire": "rapid-fire", "heavy": "heavy", "salvo": "salvo", "assault": "", "pistol": "",
@@ -71,16 +72,15 @@ def _fire(first: str, table: dict, unit: UnitFile, name: str) -> None:
         unit.note(f"weapon {name}: type {first!r} not modelled (fired as a normal weapon)")
         return
     kind, shots = m.group(1).casefold(), m.group(2).strip()
-    if FIRE_TYPES[kind]:
+    if FIRE_TYPES[kind] and not (kind == "salvo" and _SALVO.match(shots)):
         table.setdefault("rules", []).append(FIRE_TYPES[kind])
     if kind == "ordnance":
         unit.note(f"weapon {name}: Ordnance fired as Heavy (its armour penetration is not modelled)")
     salvo = _SALVO.match(shots)
-    if salvo:
-        low, high = int(salvo.group(1)), int(salvo.group(2))
-        table["shots"] = high
-        if 2 * low != high:
-            unit.note(f"weapon {name}: Salvo {low}/{high} fires half of {high} when moved, not {low}")
+    if salvo and int(salvo.group(1)) <= int(salvo.group(2)):
+        table["shots"] = f"{int(salvo.group(1))}/{int(salvo.group(2))}"
+    elif salvo:
+        unit.note(f"weapon {name}: Salvo {shots} not read (the lower number comes first): one shot")
     elif _RANDOM.match(shots):
         table["random_shots"] = shots.upper()
     elif shots.isdigit() and 1 <= int(shots) <= 100:
@@ -145,40 +145,3 @@ def ranged_weapon(s: Selection, unit: UnitFile, strength: int | None = None,
     if "rules" in table:
         table["rules"] = sorted(table.pop("rules"))
     return key, table
-
-
-@dataclass(frozen=True)
-class Fight:
-    """A model's close-combat Strength and AP with its weapon, and whether it strikes at Initiative 1."""
-
-    strength: int
-    ap: int | None
-    unwieldy: bool
-
-
-def melee_weapon(weapons: list[Selection], strength: int, unit: UnitFile, line: str) -> Fight:
-    """The close-combat weapon a model fights with (the first that is not a plain
-    close combat weapon); the others are kept as a comment."""
-    melee = [(s, p) for s in weapons for p in _weapon_profiles(s) if _is_melee(p)]
-    special = [(s, p) for s, p in melee if p.characteristics.get("Strength", "").strip().casefold() != "user"
-               or p.characteristics.get("AP", "-").strip() not in ("-", "")
-               or len(p.characteristics.get("Type", "").split(",")) > 1]
-    if not special:
-        return Fight(strength, None, False)
-    s, p = special[0]
-    if len(special) > 1:
-        unit.note(f"{line}: fights with {p.name} (also carries {', '.join(q.name for _, q in special[1:])})",
-                  warn=False)
-    value = _strength(p.characteristics.get("Strength", ""), strength)
-    if value is None:
-        unit.note(f"{line}: {p.name}: Strength {p.characteristics.get('Strength')!r} cannot be read "
-                  "(the model's own is used)")
-        value = strength
-    unwieldy = False
-    for token in p.characteristics.get("Type", "").split(",")[1:]:
-        t = token.strip().casefold()
-        if t == "unwieldy":
-            unwieldy = True
-        elif t:
-            unit.note(f"{line}: {p.name}: rule not modelled: {token.strip()}")
-    return Fight(value, _number(p.characteristics.get("AP", ""), 1, 6), unwieldy)

@@ -5,10 +5,10 @@ A, Ld, Save), ``Vehicle`` (BS, Front, Side, Rear, HP, Type), ``Walker`` (the
 same with WS, S, I, A) and ``Weapon`` (Range, Strength, AP, Type), the
 weapon's special rules read from its Type text (:mod:`.weapon_text`). A model
 line takes its model's profile, one ranged weapon (a model fires one: the
-first that is not a pistol) and one close-combat weapon folded into its
-Strength, AP and Initiative; invulnerable saves come from the descriptions of
-rules and wargear (the data has no characteristic for them), model rules
-from the rules' names. Whatever cannot be mapped is kept as a comment and a
+first that is not a pistol), its close-combat weapons (``melee = [...]``,
+pistols included: :mod:`.melee_text`) and its assault grenades;
+invulnerable saves come from the descriptions of rules and wargear (the data
+has no characteristic for them), model rules from the rules' names. Whatever cannot be mapped is kept as a comment and a
 warning (:meth:`UnitFile.note`).
 
 Cost: O(selections of the unit).
@@ -23,7 +23,8 @@ from ...rules.wh40k6.traits import MODEL_RULES, WEAPON_RULES
 from .lines import Line, model_lines
 from .output import UnitFile
 from .tree import Selection
-from .weapon_text import is_ranged, melee_weapon, ranged_weapon
+from .melee_text import is_plain, melee_weapons
+from .weapon_text import is_ranged, ranged_weapon
 
 MODEL_TYPES = ("Unit", "Walker", "Vehicle")
 WEAPON_TYPES = ("Weapon",)
@@ -42,11 +43,15 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "stubborn": ("rules", "stubborn"),
     "and they shall know no fear": ("rules", "and-they-shall-know-no-fear"),
     "hammer of wrath": ("rules", "hammer-of-wrath"),
-    "relentless": ("weapon", "relentless"),
+    "relentless": ("rules", "relentless"),
     "preferred enemy": ("weapon", "preferred-enemy"),
     "fleet": ("note", "Fleet: ask the charge with --fleet (a property of the charge roll)"),
 }
 """Rule names (lower case, without a bracketed value) -> what they become in a unit file."""
+
+ASSAULT_GRENADES = ("frag grenade", "plasma grenade", "assault grenade")
+"""Grenades (lower-case name beginnings) that are assault grenades: no Initiative 1 after
+charging through difficult terrain."""
 
 _BRACKET = re.compile(r"^(.*?)\s*\(\s*([^)]*)\)\s*$")
 _ROLL = re.compile(r"^([2-6])\s*\+?$")
@@ -126,33 +131,46 @@ def _model(line: Line, unit: UnitFile, where: str) -> dict:
         _apply_rule(doc, unit, rule, weapon_rules)
     if doc.get("character"):
         doc["look_out_sir"] = True
-    _melee(doc, line, unit, where)
+    fights_with = _melee(doc, line, unit, where)
     _ranged(doc, line, unit, weapon_rules, where)
+    names = [_add_weapon(unit, key, table, line.name) for key, table in fights_with]
+    if names:
+        doc["melee"] = names[0] if len(names) == 1 else names
     return doc
 
 
-def _melee(doc: dict, line: Line, unit: UnitFile, where: str) -> None:
+def _melee(doc: dict, line: Line, unit: UnitFile, where: str) -> list[tuple[str, dict]]:
+    """The close-combat profile into ``doc``; the close-combat weapons to name (none
+    when the model has one plain close combat weapon: it strikes as its profile does)."""
     chars = line.profile.characteristics
     values = {k: stat(chars, k, where) for k in ("WS", "I", "S", "Ld")}
     attacks = chars["A"].strip()
     if any(v is None for v in values.values()) or attacks in ("-", ""):
         unit.note(f"{line.name}: no close-combat profile (a '-' among WS, I, A, S, Ld)")
-        return
-    strength, initiative = values["S"], values["I"]
-    assert strength is not None and initiative is not None
-    fight = melee_weapon(line.weapons, strength, unit, line.name)
-    doc.update(ws=values["WS"], initiative=1 if fight.unwieldy else initiative,
-               attacks=int(attacks) if attacks.isdigit() else attacks, strength=fight.strength,
-               leadership=values["Ld"])
-    if fight.ap is not None:
-        doc["ap"] = fight.ap
+        return []
+    doc.update(ws=values["WS"], initiative=values["I"], attacks=int(attacks) if attacks.isdigit() else attacks,
+               strength=values["S"], leadership=values["Ld"])
+    found = melee_weapons(line.weapons, unit, line.name)
+    return [] if len(found) == 1 and is_plain(found[0][1]) else found
+
+
+def _add_weapon(unit: UnitFile, key: str, table: dict, line_name: str) -> str:
+    """Put a weapon table in the unit file under ``key`` (or, when another line's
+    weapon of that name differs, ``key (line name)``); the name used."""
+    if key in unit.weapons and unit.weapons[key] != table:
+        key = f"{key} ({line_name.casefold()})"
+    unit.weapons[key] = table
+    return key
 
 
 def _ranged(doc: dict, line: Line, unit: UnitFile, weapon_rules: set[str], where: str) -> None:
     shooting = [w for w in line.weapons if is_ranged(w)]
     grenades = [w.name for w in line.weapons if "grenade" in w.name.casefold()]
-    if grenades:
-        unit.note(f"{line.name}: grenades not imported: {', '.join(grenades)}", warn=False)
+    if any(w.casefold().startswith(ASSAULT_GRENADES) for w in grenades):
+        doc["grenades"] = ["assault"]
+    thrown = [w for w in grenades if not w.casefold().startswith(ASSAULT_GRENADES)]
+    if thrown:
+        unit.note(f"{line.name}: grenades not imported: {', '.join(thrown)}", warn=False)
     if not shooting:
         return
     chosen = next((w for w in shooting if "pistol" not in _types(w)), shooting[0])
@@ -167,11 +185,8 @@ def _ranged(doc: dict, line: Line, unit: UnitFile, weapon_rules: set[str], where
     key, table = ranged_weapon(chosen, unit, strength=doc.get("strength"), extra_rules=weapon_rules)
     if table is None:
         return
-    if key in unit.weapons and unit.weapons[key] != table:
-        key = f"{key} ({line.name.casefold()})"
-    unit.weapons[key] = table
     doc["bs"] = bs
-    doc["weapon"] = key
+    doc["weapon"] = _add_weapon(unit, key, table, line.name)
 
 
 def _types(w: Selection) -> str:
