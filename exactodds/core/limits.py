@@ -35,10 +35,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .checks import is_whole
 from .errors import InputError, TooLargeError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 DEFAULT_MAX_STATES = 2_000_000
 ENV_VAR = "EXACTODDS_MAX_STATES"
@@ -208,7 +211,7 @@ def check_digits(count: int, digits: int, what: str) -> None:
         )
 
 
-def fractions_in(value: object) -> list:
+def fractions_in(value: object) -> list["Fraction"]:
     """The :class:`~fractions.Fraction` values inside ``value`` (itself, or nested in
     dicts, lists and tuples): an answer's extra figures. O(size of ``value``)."""
     from fractions import Fraction
@@ -222,7 +225,8 @@ def fractions_in(value: object) -> list:
     return []
 
 
-def check_answer_digits(outcomes: int, denominator: int, figures: list, what: str = "the answer") -> None:
+def check_answer_digits(outcomes: int, denominator: int, figures: list["Fraction | None"],
+                        what: str = "the answer") -> None:
     """Refuse, before writing it, an answer of ``outcomes`` probabilities over
     ``denominator`` and the Fractions (or None) ``figures`` (its mean, its extras:
     :func:`fractions_in`) whose exact fractions are too long as text
