@@ -135,13 +135,7 @@ class ProfileRef:
         unreadable or oversized one is an InputError naming it. O(its size)."""
         import hashlib
 
-        try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)
-        except OSError as e:
-            raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None
-        if len(data) > MAX_FILE_BYTES:
-            raise InputError(f"{written}: more than {MAX_FILE_BYTES:,} bytes is too large for a profile file")
+        data = _read_bounded(path)
         return cls(written, path, hashlib.sha256(data).hexdigest(), data)
 
     def doc(self) -> dict:
