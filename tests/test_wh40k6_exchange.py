@@ -307,7 +307,8 @@ def test_steps_in_sequence_carry_the_state() -> None:
     # two units shoot the same target: the second shoots what the first left
     target = Unit((Model(3, 1, "m", 3),), "T")
     one, two = firer([(Weapon("a", 4), 4, 2)]), firer([(Weapon("b", 6, ap=3), 3, 2)])
-    sc = Scenario({"one": one, "two": two, "t": target}, [Shoot("one", "t"), Shoot("two", "t")])
+    sc = Scenario({"one": one, "two": two, "t": target},
+                  [Shoot("one", "t", morale=False), Shoot("two", "t", morale=False)])
     got = sc.run().final.map(lambda w: w.units[2].wounds)
     groups = [dict(shots=2, bs=4, s=4, ap=None), dict(shots=2, bs=3, s=6, ap=3)]
     assert got.to_fractions() == tree(lambda roll, chance: sim_fire(roll, chance, as_sim(target), [1, 1, 1], groups))
@@ -316,7 +317,7 @@ def test_steps_in_sequence_carry_the_state() -> None:
 def test_turns_repeat_the_steps_and_report_each_turn() -> None:
     target = Unit((Model(3, 1, "m", 2),), "T")
     one = firer([(Weapon("a", 6), 5, 1)])   # hits 5/6, wounds T3 on 2+: 5/6; kills 25/36 per turn
-    sc = Scenario({"one": one, "t": target}, [Shoot("one", "t")], turns=3)
+    sc = Scenario({"one": one, "t": target}, [Shoot("one", "t", morale=False)], turns=3)
     run = sc.run()
     p = F(25, 36)
     by_turn = [p_destroyed(run[e], 1) for e in sc.turn_ends()]
@@ -329,7 +330,7 @@ def test_a_shooter_then_an_assault_then_morale() -> None:
     gun = Weapon("gun", 4)
     a = Unit((fighter("a", 2, gun=gun),), "A", (gun,))
     d = Unit((fighter("d", 2),), "D")
-    sc = Scenario({"a": a, "d": d}, [Shoot("a", "d"), Assault("a", "d", 6, 1, overwatch=False),
+    sc = Scenario({"a": a, "d": d}, [Shoot("a", "d", morale=False), Assault("a", "d", 6, 1, overwatch=False),
                                       MoraleCheck("d", -1), Fight("a", "d", rounds=1)])
     run = sc.run()
     assert sum(run.final.to_fractions().values()) == 1

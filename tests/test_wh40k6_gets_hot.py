@@ -402,7 +402,7 @@ def test_scenario_shoot_changes_the_firing_unit() -> None:
     from exactodds.rules.wh40k6.exchange import Shoot
     vets = load_unit(ROOT / "examples/40k6/plasma_veterans.toml")
     marines = load_unit(ROOT / "examples/40k6/marines.toml")
-    sc = Scenario({"vets": vets, "marines": marines}, [Shoot("vets", "marines", range="half")])
+    sc = Scenario({"vets": vets, "marines": marines}, [Shoot("vets", "marines", range="half", morale=False)])
     end = sc.pipeline().run(sc.start_world()).final
     lost = end.map(lambda w: vets.size - w.units[0].survivors())
     assert lost.mean() == 3 * (1 - F(8, 9) ** 2) + F(1, 9)

@@ -99,7 +99,8 @@ def units(a: dict, b: dict) -> tuple[Unit, Unit]:
 
 def engine(a: dict, b: dict) -> dict:
     ua, ub = units(a, b)
-    sc = Scenario({"a": ua, "b": ub}, [Shoot("a", "b", morale=True), Shoot("b", "a"), Shoot("a", "b"),
+    sc = Scenario({"a": ua, "b": ub}, [Shoot("a", "b", morale=True), Shoot("b", "a", morale=False),
+                                       Shoot("a", "b", morale=False),
                                        Regroup("b")])
     final = sc.run().final
     return dict(final.map(lambda w: (w.units[0].survivors(), w.units[1].survivors(),
@@ -131,8 +132,8 @@ def test_four_models_losing_one_test_morale_by_hand() -> None:
     ua, ub = units(a, b)
     final = Scenario({"a": ua, "b": ub}, [Shoot("a", "b", morale=True)]).run().final
     assert final.prob(lambda w: w.statuses[1] == "falling back") == F(35, 36) * F(5, 6) * F(15, 36)
-    # without morale = true, no test
-    final = Scenario({"a": ua, "b": ub}, [Shoot("a", "b")]).run().final
+    # with morale = false, no test
+    final = Scenario({"a": ua, "b": ub}, [Shoot("a", "b", morale=False)]).run().final
     assert final.prob(lambda w: w.statuses[1] == "falling back") == 0
 
 
@@ -140,7 +141,7 @@ def test_a_pinned_unit_does_not_charge() -> None:
     a = {"n": 1, "shots": 1, "bs": 10, "s": 10, "pinning": True}
     b = {"n": 4, "save": None, "bs": 4, "ld": 7, "fearless": False, "no_fear": False}
     ua, ub = units(a, b)
-    sc = Scenario({"a": ua, "b": ub}, [Shoot("a", "b"), Assault("b", "a", 0, overwatch=False)])
+    sc = Scenario({"a": ua, "b": ub}, [Shoot("a", "b", morale=False), Assault("b", "a", 0, overwatch=False)])
     final = sc.run().final
     # pinned: 35/36 x 5/6 x 15/36, and then never locked in combat
     assert final.prob(lambda w: w.statuses[1] == "pinned") == F(35, 36) * F(5, 6) * F(15, 36)

@@ -71,7 +71,7 @@ def read_shoot(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) ->
     return Shoot(require(s, "unit", str, path, where), require(s, "target", str, path, where),
                  _order(s, path, where), _focus(s, path, where), optional(s, "snap", bool, path, where, default=False),
                  optional(s, "moved", bool, path, where, default=False), rng, _inches(s, "distance", path, where),
-                 name, optional(s, "morale", bool, path, where, default=False))
+                 name, optional(s, "morale", bool, path, where))
 
 
 def read_assault(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) -> Assault:

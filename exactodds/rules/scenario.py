@@ -35,17 +35,21 @@ MAX_TURNS = 20
 
 
 class World(NamedTuple):
-    """Every unit's state and status, in the scenario's unit order."""
+    """Every unit's state and status, in the scenario's unit order, and
+    ``marks``: what a rule system notes for the rest of a phase, as
+    (unit position, number) pairs (e.g. the models a unit had when a shooting
+    phase began); empty between phases, so worlds merge as before."""
 
     units: tuple[UnitState, ...]
     statuses: tuple[str, ...]
+    marks: tuple[tuple[int, int], ...] = ()
 
     def put(self, i: int, state: UnitState, status: str | None = None) -> World:
         """This world with unit ``i``'s state (and status) replaced."""
         units = self.units[:i] + (state,) + self.units[i + 1:]
         if status is None:
             return self._replace(units=units)
-        return World(units, self.statuses[:i] + (status,) + self.statuses[i + 1:])
+        return self._replace(units=units, statuses=self.statuses[:i] + (status,) + self.statuses[i + 1:])
 
 
 class StepSpec(Protocol):
@@ -136,8 +140,9 @@ class Scenario:
         ``"turn T: STEP"``, sub-steps as ``"STEP: SUB"``; a turn after the
         first starts by clearing the statuses of :data:`TURN_CLEARED`."""
         index = {n: i for i, n in enumerate(self.units)}
-        built = [(name, spec.build(index, self.units)) for name, spec in zip(self.step_names(), self.steps,
-                                                                             strict=True)]
+        prepare = get_system(self.system).prepare
+        specs = prepare(self.steps) if prepare is not None else self.steps
+        built = [(name, spec.build(index, self.units)) for name, spec in zip(self.step_names(), specs, strict=True)]
         steps: list[Step] = []
         for t in range(1, self.turns + 1):
             prefix = f"turn {t}: " if self.turns > 1 else ""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -59,6 +59,8 @@ class RuleSystem:
       the state limit before any work).
     - ``extras``: answers of its own on a scenario's final worlds
       (``extras(final, names)``), besides each unit's P(destroyed) and survivors.
+    - ``prepare``: the step specs of one turn as the system builds them, given
+      all of them (e.g. which steps make one shooting phase); None: as written.
     """
 
     name: str
@@ -69,6 +71,7 @@ class RuleSystem:
     start: Callable[[Any], tuple[UnitState, str]] | None = None
     work: Callable[[Any], int] | None = None
     extras: Callable[[Dist, list[str]], dict[str, Any]] | None = None
+    prepare: Callable[[Sequence[Any]], Sequence[Any]] | None = None
 
     def step_kind(self, kind: str) -> StepKind:
         """The step kind ``kind``, or an InputError naming the allowed kinds."""

@@ -98,6 +98,11 @@ def shaken_by_shooting(start: UnitState, end: UnitState) -> bool:
     """Whether a unit that had ``start`` when the shooting phase began and has
     ``end`` now lost 25% or more of those models (and has some left): it tests
     morale. O(models)."""
-    before, now = start.survivors(), end.survivors()
+    return heavy_losses(start.survivors(), end.survivors())
+
+
+def heavy_losses(before: int, now: int) -> bool:
+    """Whether a unit that had ``before`` models when the shooting phase began and
+    has ``now`` lost 25% or more of them (and has some left). O(1)."""
     low, high = HEAVY_LOSSES
     return now > 0 and (before - now) * high >= before * low

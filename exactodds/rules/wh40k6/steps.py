@@ -20,7 +20,8 @@ from .firing import (
     Pinning, Sides, alive_per_line, can_shoot, cleared, fire_both_pipeline, fire_pipeline,
     gets_hot_unit, pinning_labels, settled, track_pinning, weapon_groups, weapon_order,
 )
-from .morale import FAIL, NO_FEAR, leadership_in_play, p_fails_test, rules_in_play, shaken_by_shooting, test_against
+from .morale import FAIL, NO_FEAR, leadership_in_play, p_fails_test, rules_in_play, test_against
+from .phases import can_test, end_of_phase, note_start
 from .units import Unit
 
 # --------------------------------------------------------------------------- steps of a scenario
@@ -47,7 +48,7 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
     units, statuses = list(w.units), list(w.statuses)
     units[a], units[d] = cleared(e.attacker), cleared(e.defender)
     statuses[a], statuses[d] = CHARGING if e.just_charged else e.attacker_status, e.defender_status
-    return World(tuple(units), tuple(statuses))
+    return w._replace(units=tuple(units), statuses=tuple(statuses))
 
 
 def _on_worlds(kernel: Kernel, a: int, d: int) -> Callable[[Dist], Dist]:
@@ -122,9 +123,13 @@ class Shoot:
     has gone to ground (:func:`gone_to_ground`). Weapons that Get Hot cost
     their firing models wounds (:func:`fire_both_pipeline`). A target with no
     status that suffers an unsaved wound from a weapon with Pinning tests
-    Leadership and is pinned on a failure; with ``morale``, a target that lost
-    25% or more of the models it had when the step began tests morale at its
-    end and falls back on a failure."""
+    Leadership and is pinned on a failure. At the end of a shooting phase
+    (:mod:`.phases`), a target that lost 25% or more of the models it had when
+    the phase began takes a morale check and falls back on a failure:
+    ``morale`` None (the default) tests a target that can (a unit with
+    Leadership), True requires it, False turns it off for this step's target
+    in its phase. ``phase_tests``: the targets tested at the end of this step
+    (set by :func:`.phases.mark_phases`; None: the step is a phase of its own)."""
 
     unit: str
     target: str
@@ -135,7 +140,8 @@ class Shoot:
     range: str | None = None
     distance: Fraction | None = None
     name: str = ""
-    morale: bool = False
+    morale: bool | None = None
+    phase_tests: tuple[str, ...] | None = None
     kind: str = "shoot"
     system: ClassVar[str] = SYSTEM
 
@@ -145,7 +151,7 @@ class Shoot:
     def branching(self, units: Mapping[str, Unit]) -> int:
         """A bound on the step's outcomes from one world: the firer's most shots
         x 2 + 1 (twice with a pinning or morale test)."""
-        tests = 2 if self.morale or pinning_labels(units[self.unit]) else 1
+        tests = 2 if self.morale is not False or pinning_labels(units[self.unit]) else 1
         each = [(g.weapon.salvo[1] if g.weapon.salvo else g.weapon.shots, g.models)
                 for g in weapon_groups(units[self.unit])]
         return tests * (sum(shots * models * 2 for shots, models in each) + 1)
@@ -163,15 +169,21 @@ class Shoot:
             _needs_leadership(target, "a pinning test")
         f, t = index[self.unit], index[self.target]
         fired = self._fired(firer, target)
+        tests = self.phase_tests if self.phase_tests is not None else (self.target,) * (self.morale is not False)
+        ending = end_of_phase({index[n]: units[n] for n in tests if can_test(units[n])})
 
-        def kernel(w: World) -> Dist:
+        def shot(w: World) -> Dist:
             if (not w.units[f].alive() or not w.units[t].alive()
                     or {w.statuses[f], w.statuses[t]} & {LOCKED, CHARGING}):
                 return Dist.constant(w)
             snap = self.snap or w.statuses[f] in (FALLS_BACK, PINNED)
             out = fired(w.units[f], w.units[t], snap, w.statuses[t] == PINNED)
-            return out.then(lambda x: self._tests(target, w.units[t], w.statuses[t], x[0], x[2])
+            return out.then(lambda x: self._tests(target, w.statuses[t], x[0], x[2])
                             .map(lambda status: w.put(t, x[0], status).put(f, x[1])))
+
+        def kernel(w: World) -> Dist:
+            out = shot(note_start(w, t))
+            return out if self.phase_tests == () else out.then(ending)
 
         return [Step.kernel(self.kind, kernel, f"{self.unit} shoots {self.target}")]
 
@@ -219,19 +231,13 @@ class Shoot:
 
         return fired
 
-    def _tests(self, target: Unit, before: UnitState, status: str, after: UnitState, pinning_wound: bool) -> Dist:
+    def _tests(self, target: Unit, status: str, after: UnitState, pinning_wound: bool) -> Dist:
         """The target's status after the step: a pinning test when a pinning weapon
-        wounded it and it has no status, then (``morale``) a morale test when it
-        lost 25% or more of its models; falling back overrides pinned."""
-        if not after.alive() or status not in ("", PINNED):
+        wounded it, it has no status and some model is in play (the morale check
+        comes at the end of the phase)."""
+        if not after.alive() or not pinning_wound or status != "":
             return Dist.constant(status)
-        out = Dist.constant(status)
-        if pinning_wound and status == "":
-            out = Dist.bernoulli(p_fails_test(target, after, "a pinning test"), PINNED, status)
-        if self.morale and shaken_by_shooting(before, after) and "fearless" not in rules_in_play(target, after):
-            flee = test_against(leadership_in_play(target, after)).pmf(FAIL)
-            out = out.then(lambda s: Dist.bernoulli(flee, FALLS_BACK, s))
-        return out
+        return Dist.bernoulli(p_fails_test(target, after, "a pinning test"), PINNED, status)
 
 
 @dataclass(frozen=True)

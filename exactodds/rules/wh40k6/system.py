@@ -8,6 +8,7 @@ from typing import Any
 from ..allocation import UnitState
 from ..systems import RuleSystem, StepKind, register
 from .casualties import start_state
+from .phases import mark_phases
 from .steps import SYSTEM as NAME, Assault, Fight, MoraleCheck, Regroup, Shoot
 from .units import Unit
 
@@ -42,5 +43,5 @@ SYSTEM = register(RuleSystem(
         "morale": StepKind("morale", MoraleCheck, "a morale test; failed, the unit falls back"),
         "regroup": StepKind("regroup", Regroup, "a unit falling back tries to regroup"),
     },
-    start=start, work=scenario_work,
+    start=start, work=scenario_work, prepare=mark_phases,
 ))
