@@ -16,7 +16,7 @@ from ..core import Dist, InputError
 from ..dice import successes
 from ..rules import wh40k6 as rules
 from ..rules.common import wound_target
-from ..rules.wh40k6.attack import JOINT
+from ..rules.wh40k6.attack import JOINT, MORALE
 from .described import OMIT, Layout, described, when
 from .kinds import Choice, Flag, ProfileFile, ProfileRef, Text
 from .params import ParamError, Params, literal, param
@@ -74,7 +74,7 @@ class _AtUnit(Params):
         ("stage", _on_unit(lambda p, *_: None if p.stage is None else _stage_name(p.stage))),
         ("vehicle", _on_vehicle(lambda p, unit, _: unit.name)),
         ("facing", _on_vehicle(lambda p, _, done: done.facts["facing"])),
-        ("armour", _on_vehicle(lambda p, _, done: done.facts["armour"])), *WEAPON, *FIRERS)
+        ("armour", _on_vehicle(lambda p, _, done: done.facts["armour"])), *WEAPON, *FIRERS, _given("morale"))
 
     def check(self) -> None:
         super().check()  # the rule input's checks
@@ -202,8 +202,20 @@ def _shooting(p: ShootParams | OverwatchParams) -> Answer:
     else:
         dist = done.stages["casualties" if p.outcome == "casualties" else "unsaved wounds"]
     extras = {"p_unit_destroyed": done.final.pmf(unit.size)} if p.outcome == "casualties" else {}
+    if p.morale:
+        if p.outcome != "casualties":
+            raise ParamError("{morale} reports casualties and status: give it without {outcome}")
+        return Answer(dist if stage is not None else done.stages[MORALE], described(p, unit, done),
+                      {**extras, **done.extras}, stages=done.stages, units=_morale_units(unit))
     return Answer(dist, described(p, unit, done), {**extras, **done.extras}, stages=done.stages,
                   units=_shoot_units(unit, p.firing_models()) if JOINT in done.stages else None)
+
+
+def _morale_units(unit: Any) -> Units:
+    """The target of an attack with the morale check after it, from its joint stage
+    (casualties and status)."""
+    return Units({"target": UnitFields("casualties", "status", unit.name, unit.size, lost=True,
+                                       stage=MORALE)})
 
 
 def _shoot_units(unit: Any, firers: int) -> Units:
@@ -308,7 +320,8 @@ class FireParams(rules.UnitFire, _FireUnits):
     QUERY: ClassVar[Layout] = ("attacker", "target", ("attacker_unit", lambda p, a, t, done: a.name),
                                ("unit", lambda p, a, t, done: t.name), ("models", lambda p, a, t, done: t.size),
                                ("groups", lambda p, a, t, done: done.facts["groups"]),
-                               *(_given(n) for n in ("range", "distance", "moved", "snap", "focus_fire")))
+                               *(_given(n) for n in ("range", "distance", "moved", "snap", "focus_fire",
+                                                     "morale")))
 
 
 
@@ -331,6 +344,9 @@ def fire(p: FireParams) -> Answer:
         raise ParamError("{attacker} " + literal(f"{a.name!r} cannot shoot: none of its model lines has a ranged "
                                                  "weapon (weapon = \"NAME\" and a [weapons.NAME] table)"))
     done = rules.unit_fire(p, a, t)
+    if p.morale:
+        return Answer(done.stages[MORALE], described(p, a, t, done), done.extras, stages=done.stages,
+                      units=_morale_units(t))
     units = Units({"target": UnitFields("casualties", name=t.name, size=t.size, lost=True),
                    "firing": UnitFields("attacker_lost", name=a.name, size=a.size, lost=True)})
     return Answer(done.final, described(p, a, t, done), done.extras, mean=done.mean, stages=done.stages,

@@ -27,13 +27,16 @@ from .casualties import start_state
 from .firing import (
     PINNING, Pinning, Sides, fire_both_pipeline, fire_pipeline, gets_hot_unit, pinning_labels, track_pinning,
 )
-from .morale import leadership_in_play, p_pinned
+from .morale import check_after_shooting, leadership_in_play, p_pinned
 from .inputs import Firing, OverwatchAttack, Shooting, ShootingAttack, UnitFire, Volley
 from .shooting import HITS, UNSAVED, WOUNDS, hits, overwatch_attack, shoot, stage_counts
 from .units import Unit
 from .vehicles import DAMAGE, EXPLODES, Vehicle, result_of, shoot_vehicle
 
 FIRING_LOST, JOINT = "firing models lost", "casualties and firing models lost"
+MORALE = "casualties and status"
+"""The stage of an attack with the morale check after it (``morale``): the target's
+casualties and status (:class:`~.morale.CasualtiesAndStatus`)."""
 
 
 class CasualtiesAndLost(NamedTuple):
@@ -100,6 +103,10 @@ def shooting_attack(a: ShootingAttack, target: Unit | Vehicle) -> Attacked:
     lost and the joint (casualties, firing models lost)."""
     overwatch = isinstance(a, OverwatchAttack)
     attack = a.part(Shooting)
+    if a.morale and (isinstance(target, Vehicle) or gets_hot(attack)):
+        raise ParamError("{morale} " + literal("applies to units of models: a vehicle takes no morale check"
+                                               if isinstance(target, Vehicle) else
+                                               "with gets-hot is not modelled: ask without one of them"))
     if isinstance(target, Vehicle):
         return _at_vehicle(a, attack, target)
     if a.facing is not None:
@@ -118,7 +125,16 @@ def shooting_attack(a: ShootingAttack, target: Unit | Vehicle) -> Attacked:
         extras.update(losses_extras(lost))
         stages[FIRING_LOST] = lost
         stages[JOINT] = joint.map(lambda x: CasualtiesAndLost(*x))
+    if a.morale:
+        _morale(target, run[UNSAVED], stages, extras)
     return Attacked(run.final, stages, extras)
+
+
+def _morale(target: Unit, states: Dist, stages: dict[str, Dist], extras: dict[str, Any]) -> None:
+    """Add the morale check after the attack (from the target's ``states`` after it):
+    the stage :data:`MORALE` and P(falls back). O(states x (models + 36))."""
+    stages[MORALE] = joint = check_after_shooting(target, states)
+    extras["p_falls_back"] = joint.prob(lambda x: x.status == "falling back")
 
 
 def _at_vehicle(a: ShootingAttack, attack: Shooting, vehicle: Vehicle) -> Attacked:
@@ -157,6 +173,8 @@ def unit_fire(f: UnitFire, attacker: Unit, target: Unit) -> Attacked:
     :func:`~.firing.fire_both_pipeline`)."""
     turn = (f.order, f.focus_fire, f.snap, f.moved, f.range, f.distance)
     pins = pinning_labels(attacker)
+    if f.morale and gets_hot_unit(attacker):
+        raise ParamError("{morale} " + literal("with weapons that get hot is not modelled: ask without it"))
     if gets_hot_unit(attacker):
         a0, t0 = start_state(attacker), start_state(target)
         pipe = fire_both_pipeline(attacker, target, a0, *turn, casualties_only=True)
@@ -181,6 +199,8 @@ def unit_fire(f: UnitFire, attacker: Unit, target: Unit) -> Attacked:
                               "mean_casualties_after": {name: stages[name].mean() for name in pipe.names}}
     if pinned is not None:
         extras["p_pinned"] = pinned
+    if f.morale:
+        _morale(target, run.final, stages, extras)
     return Attacked(casualties, stages, extras, facts={"groups": pipe.names})
 
 

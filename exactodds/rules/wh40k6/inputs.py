@@ -250,6 +250,9 @@ class ShootingAttack(Volley, Shooting):
     focus_fire: int | str | None = param(FOCUS_FIRE, "Focus Fire: wounds only on models with this cover save or "
                                          "worse, or none (only models with no cover save).", None)
     facing: str | None = param(Choice(FACINGS), "Armour facing hit, for a vehicle target (default front).", None)
+    morale: bool = param(Flag(), "Morale after shooting: the target, taking this attack as its whole shooting "
+                         "phase, tests morale if it lost 25% or more of its models (Leadership and rules from its "
+                         "file); the answer is the joint of casualties and status, with P(falls back).", False)
 
     def facing_hit(self) -> str:
         """The armour facing hit: ``facing``, front by default."""
@@ -261,6 +264,8 @@ class OverwatchAttack(ShootingAttack):
     """Overwatch at a charging unit: a shooting attack with snap shots forced."""
 
     snap: bool = dataclasses.field(default=True, init=False)
+    morale: bool = dataclasses.field(default=False, init=False)
+    """Overwatch causes no morale check after shooting."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -327,6 +332,9 @@ class UnitFire(Params):
     snap: bool = param(Flag(), "Snap shots (BS 1); weapons that cannot snap fire do not fire.", False)
     focus_fire: int | str | None = param(FOCUS_FIRE, "Focus Fire: wounds only on models with this cover save or "
                                          "worse, or none.", None)
+    morale: bool = param(Flag(), "Morale after shooting: the target, taking this attack as its whole shooting "
+                         "phase, tests morale if it lost 25% or more of its models (Leadership and rules from its "
+                         "file); the answer is the joint of casualties and status, with P(falls back).", False)
 
 
 @dataclass(frozen=True, kw_only=True)

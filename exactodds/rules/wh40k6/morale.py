@@ -13,10 +13,12 @@ A unit tests at the highest Leadership among its models in play
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import NamedTuple
 
 from ...core import Dist, InputError
 from ..allocation import UnitState
 from ..common import two_d6
+from .casualties import start_state
 from ...core.checks import is_whole
 from .units import Unit
 
@@ -106,3 +108,35 @@ def heavy_losses(before: int, now: int) -> bool:
     has ``now`` lost 25% or more of them (and has some left). O(1)."""
     low, high = HEAVY_LOSSES
     return now > 0 and (before - now) * high >= before * low
+
+
+FALLS_BACK, STEADY, DESTROYED = "falling back", "-", "destroyed"
+
+
+class CasualtiesAndStatus(NamedTuple):
+    """One shooting attack with the morale check after it: the target's casualties
+    and its status (``"falling back"``, ``"-"`` or ``"destroyed"``)."""
+
+    casualties: int
+    status: str
+
+
+def check_after_shooting(unit: Unit, states: Dist) -> Dist:
+    """The morale check after one shooting attack, taken as the whole shooting phase:
+    from a Dist over the target's states after it (``unit`` at its start state
+    before), a Dist over :class:`CasualtiesAndStatus`. A unit with models left
+    that lost 25% or more of those it had tests at its highest Leadership in
+    play (a double 1 passes; Fearless passes) and falls back on a failure.
+    O(states x (models + 36))."""
+    start = start_state(unit)
+    before = start.survivors()
+    leadership_in_play(unit, start, "a morale test after shooting")  # refuse a unit with none
+
+    def status(s: UnitState) -> Dist:
+        lost = s.casualties()
+        if not s.alive():
+            return Dist.constant(CasualtiesAndStatus(lost, DESTROYED))
+        flee = p_fails_test(unit, s, "a morale test after shooting") if heavy_losses(before, s.survivors()) else 0
+        return Dist.bernoulli(flee, CasualtiesAndStatus(lost, FALLS_BACK), CasualtiesAndStatus(lost, STEADY))
+
+    return states.then(status)
