@@ -65,7 +65,9 @@ def test_no_rule_field_is_declared_in_the_commands_layer() -> None:
 
 def test_overwatch_forces_snap_shots_and_offers_no_snap_option() -> None:
     assert "snap" not in OverwatchParams.specs() and "snap" not in OverwatchAttack.specs()
-    assert set(OverwatchAttack.specs()) == set(RULE_FIELDS) - {"snap"}
+    # Overwatch causes no morale check after shooting: no morale option either
+    assert "morale" not in OverwatchParams.specs()
+    assert set(OverwatchAttack.specs()) == set(RULE_FIELDS) - {"snap", "morale"}
 
 
 def test_one_rule_field_by_flags_query_file_and_python() -> None:
