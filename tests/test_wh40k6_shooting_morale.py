@@ -284,3 +284,15 @@ def test_the_orks_flee_example_is_the_phase_rule() -> None:
     left = off.run()[stage].prob(lambda w: 1 <= w.units[2].survivors() <= 8)
     assert falls == left * F(15, 36)
     assert falls != 0
+
+
+def test_a_unit_falling_back_after_the_phase_does_not_charge() -> None:
+    """4 models, one lost (25%), Ld 8: falls back with 175/216 x 10/36 and then never
+    charges; every other world charges from 0" and is locked."""
+    units_ = phase_units(SURE, SURE, {"n": 4, "save": None, "bs": 4, "ld": 8, "fearless": False})
+    run = Scenario(units_, [Shoot("a1", "b"), Assault("b", "a1", 0, overwatch=False)]).run()
+    charged = run["assault 2: charge"]  # before the fight's own morale test
+    falls = F(175, 216) * F(10, 36)
+    assert charged.prob(lambda w: w.statuses[2] == "falling back") == falls
+    assert charged.prob(lambda w: w.statuses[2] == "falling back" and w.statuses[0] == "locked") == 0
+    assert charged.prob(lambda w: w.statuses[0] == "locked") == 1 - falls
