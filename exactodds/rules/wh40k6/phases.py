@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from ...core import Dist
@@ -94,7 +95,13 @@ def end_of_phase(tested: Mapping[int, Unit]) -> Callable[[World], Dist]:
             unit, state, status = tested.get(i), w.units[i], w.statuses[i]
             if unit is None or status not in TESTS_FROM or not heavy_losses(before, state.survivors()):
                 continue
-            flee = p_fails_test(unit, state, "a morale test after shooting")
-            out = out.then(lambda x, i=i, flee=flee: Dist.bernoulli(flee, x.put(i, x.units[i], FALLS_BACK), x))
+            out = out.then(_check(i, p_fails_test(unit, state, "a morale test after shooting")))
         return out
+    return kernel
+
+
+def _check(i: int, flee: Fraction) -> Callable[[World], Dist]:
+    """``World -> Dist``: unit ``i`` falls back with chance ``flee``. O(1)."""
+    def kernel(w: World) -> Dist:
+        return Dist.bernoulli(flee, w.put(i, w.units[i], FALLS_BACK), w)
     return kernel
