@@ -296,3 +296,13 @@ def test_a_unit_falling_back_after_the_phase_does_not_charge() -> None:
     assert charged.prob(lambda w: w.statuses[2] == "falling back") == falls
     assert charged.prob(lambda w: w.statuses[2] == "falling back" and w.statuses[0] == "locked") == 0
     assert charged.prob(lambda w: w.statuses[0] == "locked") == 1 - falls
+
+
+def test_a_phase_turned_off_leaves_no_count_behind() -> None:
+    """6 models: one lost in a phase with morale = false, one more in a later phase
+    (1 of 5, 20%): no test, ever; the phase turned off does not carry its count."""
+    units_ = phase_units(SURE, SURE, {"n": 6, "save": None, "bs": 4, "ld": 8, "fearless": False})
+    steps = [Shoot("a1", "b", morale=False), Shoot("b", "a2", morale=False), Shoot("a2", "b")]
+    final = Scenario(units_, steps).run().final
+    assert final.prob(lambda w: w.statuses[2] == "falling back") == 0
+    assert all(w.marks == () for w in final.support())

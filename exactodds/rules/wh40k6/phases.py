@@ -59,9 +59,9 @@ def _phases(steps: Sequence[Any]) -> list[list[int]]:
 
 
 def mark_phases(steps: Sequence[Any]) -> list[Any]:
-    """The steps with each ``shoot`` step told its phase's tests: ``phase_tests``
-    is () but on the phase's last step, where it names the targets that test
-    (in the order first shot): those no step of the phase aimed at with
+    """The steps with each ``shoot`` step told its place in its phase: ``ends_phase``
+    on the phase's last step only, whose ``phase_tests`` names the targets that
+    test (in the order first shot): those no step of the phase aimed at with
     ``morale = false``. O(steps)."""
     out = list(steps)
     for phase in _phases(steps):
@@ -71,7 +71,9 @@ def mark_phases(steps: Sequence[Any]) -> list[Any]:
                 targets.append(steps[j].target)
         off = {steps[j].target for j in phase if steps[j].morale is False}
         for j in phase:
-            out[j] = replace(steps[j], phase_tests=tuple(t for t in targets if t not in off) if j == phase[-1] else ())
+            last = j == phase[-1]
+            out[j] = replace(steps[j], phase_tests=tuple(t for t in targets if t not in off) if last else (),
+                             ends_phase=last)
     return out
 
 

@@ -129,7 +129,8 @@ class Shoot:
     ``morale`` None (the default) tests a target that can (a unit with
     Leadership), True requires it, False turns it off for this step's target
     in its phase. ``phase_tests``: the targets tested at the end of this step
-    (set by :func:`.phases.mark_phases`; None: the step is a phase of its own)."""
+    (set by :func:`.phases.mark_phases`; None: the step is a phase of its own);
+    ``ends_phase``: the step ends its phase (tests, and clears the world's marks)."""
 
     unit: str
     target: str
@@ -142,6 +143,7 @@ class Shoot:
     name: str = ""
     morale: bool | None = None
     phase_tests: tuple[str, ...] | None = None
+    ends_phase: bool = True
     kind: str = "shoot"
     system: ClassVar[str] = SYSTEM
 
@@ -183,7 +185,7 @@ class Shoot:
 
         def kernel(w: World) -> Dist:
             out = shot(note_start(w, t))
-            return out if self.phase_tests == () else out.then(ending)
+            return out.then(ending) if self.ends_phase else out
 
         return [Step.kernel(self.kind, kernel, f"{self.unit} shoots {self.target}")]
 
