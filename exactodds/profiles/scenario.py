@@ -25,6 +25,8 @@ A scenario file::
     focus_fire = 5                   #        optional: Focus Fire (2-6, or "none")
     moved = false                    #        optional: the firing unit moved
     snap = false                     #        optional: snap shots
+    morale = false                   #        optional: no morale check after shooting
+                                     #        for this target in this shooting phase
 
     [[steps]]
     kind = "assault"                 # assault: Overwatch, charge, rounds, morale, sweeping advance
