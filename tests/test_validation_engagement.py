@@ -25,6 +25,7 @@ from exactodds.validation.family import holm
 ROOT = Path(__file__).resolve().parents[1]
 QUERY = ROOT / "examples" / "validation" / "assault_query.toml"
 SIMULATOR = ROOT / "examples" / "validation" / "simulate_assault.py"
+BUGS = ("no-look-out-sir", "sweep-tie-to-loser", "charge-bonus-every-round")
 
 
 @pytest.fixture(scope="module")
@@ -124,21 +125,41 @@ def test_the_example_simulator_writes_what_validate_reads(tmp_path: Path) -> Non
 
 @pytest.mark.slow
 def test_the_faithful_simulator_is_accepted_and_each_bug_rejected(tmp_path: Path) -> None:
-    """100,000 assaults each (seed 1), as docs/validating.md shows them."""
-    faithful = validate(QUERY, simulate(tmp_path, 100_000, 1))
+    """100,000 assaults each (seed 1): the files docs/validating.md validates are the simulator's."""
+    made = {bug: simulate(tmp_path, 100_000, 1, bug) for bug in (None, *BUGS)}
+    for bug, path in made.items():
+        shipped = ROOT / "examples" / "validation" / f"assault_samples_{(bug or 'faithful').replace('-', '_')}.csv"
+        assert path.read_text() == shipped.read_text(), bug
+    faithful = validate(QUERY, made[None])
     assert faithful.consistent, faithful.headline()
     for bug in ("sweep-tie-to-loser", "charge-bonus-every-round"):
-        result = validate(QUERY, simulate(tmp_path, 100_000, 1, bug))
+        result = validate(QUERY, made[bug])
         assert result.rejected, bug
         assert len(result.departing) == 12  # every figure departs
     # no Look Out, Sir moves each figure by less than 100,000 samples can see
-    assert validate(QUERY, simulate(tmp_path, 100_000, 1, "no-look-out-sir")).consistent
+    assert validate(QUERY, made["no-look-out-sir"]).consistent
 
 
 @pytest.mark.slow
 def test_no_look_out_sir_is_caught_by_a_million_assaults(tmp_path: Path) -> None:
-    result = validate(QUERY, simulate(tmp_path, 1_000_000, 1, "no-look-out-sir"))
+    path = simulate(tmp_path, 1_000_000, 1, "no-look-out-sir")
+    assert path.read_text() == (ROOT / "examples" / "validation" / "assault_samples_no_look_out_sir_1m.csv").read_text()
+    result = validate(QUERY, path)
     assert result.rejected
     assert {t.figure for t in result.departing} >= {"joint outcomes", "defender models left",
                                                     "P(defender falling back)"}
 
+
+def test_no_look_out_sir_is_the_assault_without_look_out_sir(tmp_path: Path) -> None:
+    """The shipped no-Look-Out-Sir samples agree with the exact assault whose Sergeant has none."""
+    units = tmp_path / "40k6"
+    units.mkdir()
+    for name in ("ork_boyz_sluggas.toml", "tactical_squad_mixed_weapons.toml"):
+        text = (ROOT / "examples" / "40k6" / name).read_text()
+        (units / name).write_text(text.replace("look_out_sir = true", "look_out_sir = false")
+                                  if name.startswith("tactical") else text)
+    query = tmp_path / "q.toml"
+    query.write_text(QUERY.read_text().replace("../40k6/", "40k6/"))
+    shipped = ROOT / "examples" / "validation" / "assault_samples_no_look_out_sir.csv"
+    assert validate(query, shipped).consistent
+    assert validate(QUERY, shipped).p_value == pytest.approx(0.1036, abs=5e-5)

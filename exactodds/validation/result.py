@@ -61,6 +61,12 @@ def _stat(x: float) -> str:
     return f"{x:,.0f}" if x.is_integer() and abs(x) > 1 else _num(x)
 
 
+def _equals(p: float) -> str:
+    """``= 0.0123`` or ``< 1e-300``: a p-value after its name."""
+    text = _pval(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
 def _pval(p: float) -> str:
     return "< 1e-300" if p < 1e-300 else (f"{p:.3g}" if p < 1e-3 else f"{p:.4f}")
 
@@ -231,7 +237,7 @@ class ValidationResult:
                     f"in {m} tests of the joint outcomes, each unit and its headline figures (smallest "
                     f"Holm-adjusted p-value {p})")
         departing = self.departing
-        named = "; ".join(f"{t.figure}: p = {_pval(t.adjusted)}, rejected" for t in departing[:MAX_NAMED])
+        named = "; ".join(f"{t.figure}: p {_equals(t.adjusted)}, rejected" for t in departing[:MAX_NAMED])
         more = f"; and {len(departing) - MAX_NAMED} more figures" if len(departing) > MAX_NAMED else ""
         return f"REJECTED at alpha = {self.alpha:g}: {named}{more} (Holm-adjusted p-values over {m} tests)"
 
