@@ -91,6 +91,8 @@ def test_family_figures_agree_with_the_answers_own_figures(assault: Any) -> None
     assert smallest.adjusted == pytest.approx(min(1.0, 12 * smallest.test.p_value))
     assert all(t.adjusted >= t.test.p_value for t in by.values())
     assert result.consistent
+    page = result._repr_html_()
+    assert "Holm-adjusted over 12 tests" in page and "<td style=\"padding:2px 8px;\">P(defender falling back)</td>" in page
 
 
 def test_json_carries_one_entry_per_test(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

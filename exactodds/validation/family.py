@@ -126,8 +126,8 @@ def _unit_tests(name: str, unit: UnitFields, answer: Any, samples: Samples, stat
         headline(f"P({name} destroyed)", frozenset(x for x in answer.dist.support() if count(x) == 0),
                  "destroyed", f"no {what}")
     st = status(answer.dist, answer.stages, unit)
-    if st is not None and len(st) > 1:
-        key = unit.status
+    key = unit.status
+    if st is not None and key is not None and len(st) > 1:
         seen = _observed(samples, lambda x: getattr(x, key))
         st_fit = fit(Samples(st, seen, source=samples.source), statistic, confidence)
         out.extend(FigureTest(f"{name} status", name, t) for t in st_fit.tests)

@@ -443,6 +443,14 @@ class ValidationResult:
                          f"{', '.join(self.skipped_units)}")
         return lines
 
+    def _family_html(self, color: str) -> str:
+        """The family's table as HTML (see :meth:`_family_lines`)."""
+        head = "".join(f'<th style="text-align:left;padding:2px 8px;border-bottom:2px solid #888">{h}</th>'
+                       for h in ("figure", "test", "statistic", "p-value", "adjusted (Holm)", ""))
+        return ('<table style="border-collapse:collapse;margin:6px 0"><caption style="text-align:left">each unit '
+                f"and headline figure, Holm-adjusted over {len(self.family)} tests</caption><thead><tr>{head}"
+                "</tr></thead><tbody>" + "".join(_family_rows_html(self.family, color)) + "</tbody></table>")
+
     def _table_lines(self) -> list[str]:
         rows = self.rows[:MAX_TEXT_ROWS]
         head = ["outcome", "probability", "observed", "expected", "residual", ""]
@@ -520,6 +528,8 @@ class ValidationResult:
                     f"{e(t.name)}<br><small><code>{e(t.function)}</code></small>", e(t.why), stat,
                     "" if t.df is None else str(t.df), _pval(t.p_value))) + "</tr>")
             parts.append("</tbody></table>")
+        if self.family:
+            parts.append(self._family_html(color))
         parts.append('<table style="border-collapse:collapse;font-variant-numeric:tabular-nums;margin:6px 0">'
                      "<caption style='text-align:left'>outcomes, worst first (standardised residual "
                      "(O - E) / sqrt(n p (1 - p)))</caption><thead><tr>"
@@ -543,6 +553,19 @@ class ValidationResult:
             parts.append(f"<div><i>{e(a)}</i></div>")
         parts.append("</div>")
         return "".join(parts)
+
+
+def _family_rows_html(family: list[FigureTest], color: str) -> list[str]:
+    """The rows of an engagement's family table (HTML), a rejected figure in ``color``."""
+    e = html.escape
+    rows = []
+    for t in family:
+        style = f"padding:2px 8px;{'color:' + color if t.rejected else ''}"
+        stat = "" if t.test.statistic is None else f"{e(t.test.statistic_name.split(' ')[0])} = {_stat(t.test.statistic)}"
+        cells = (e(t.figure), e(t.test.name), stat, _pval(t.test.p_value), _pval(t.adjusted),
+                 "REJECTED" if t.rejected else "ok")
+        rows.append("<tr>" + "".join(f'<td style="{style}">{c}</td>' for c in cells) + "</tr>")
+    return rows
 
 
 def _json_list(xs: list) -> list:
