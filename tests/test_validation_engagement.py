@@ -165,3 +165,14 @@ def test_no_look_out_sir_is_the_assault_without_look_out_sir(tmp_path: Path) -> 
     shipped = ROOT / "examples" / "validation" / "assault_samples_no_look_out_sir.csv"
     assert validate(query, shipped).consistent
     assert validate(QUERY, shipped).p_value == pytest.approx(0.1036, abs=5e-5)
+
+
+def test_a_scenarios_units_are_tested_by_their_names(tmp_path: Path) -> None:
+    query = tmp_path / "q.toml"
+    query.write_text(f'system = "scenario"\n[params]\nfile = "{ROOT / "examples" / "scenarios" / "firefight.toml"}"\n')
+    answer = Query.from_toml(query).answer()
+    result = validate(query, answer.dist.sample(2000, seed=4))
+    assert [t.figure for t in result.family][1:6] == [
+        "marines models left", "marines mean models left", "P(marines destroyed)", "marines status",
+        "P(marines falling back)"]
+    assert {t.unit for t in result.family} == {None, "marines", "orks"}
