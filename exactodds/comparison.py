@@ -51,6 +51,7 @@ from .render import (
     require_pandas,
     save_figure,
 )
+from .units import counts_label
 
 
 _DEFAULT_LABEL = re.compile(r"q\d+")
@@ -66,6 +67,8 @@ class Compared:
     dist: Dist
     mean: Fraction | None
     query: Query | None = None
+    counts: str | None = None
+    """What its outcomes count, for a unit of an engagement (``"Tactical Squad left"``)."""
 
 
 def _column(item: Any, label: str, unit: str | None = None) -> Compared:
@@ -76,12 +79,13 @@ def _column(item: Any, label: str, unit: str | None = None) -> Compared:
         if unit is None:
             return Compared(label, item.command_line(), answer.dist, answer.mean, item)
         answer = answer.unit(unit)
-        return Compared(label, f"{item.command_line()} --unit {unit}", answer.dist, answer.mean, item)
+        return Compared(label, f"{item.command_line()} --unit {unit}", answer.dist, answer.mean, item,
+                        counts_label(answer))
     if unit is not None and isinstance(item, Answer):
         item = item.unit(unit)
     if isinstance(item, Answer):
         what = ", ".join(f"{k}={v}" for k, v in item.query.items() if v is not None and v is not False)
-        return Compared(label, what or "an answer", item.dist, item.mean)
+        return Compared(label, what or "an answer", item.dist, item.mean, counts=counts_label(item))
     if isinstance(item, Dist):
         return Compared(label, "a distribution", item, item.mean() if is_ordered(item) else None)
     raise InputError(f"compare takes queries, query files, answers or distributions, not {type(item).__name__}")
@@ -412,16 +416,23 @@ class Comparison:
         return [c.dist for c in self.columns], [f"{c.label}: {c.what}" if _DEFAULT_LABEL.fullmatch(c.label)
                                                 else c.label for c in self.columns]
 
+    def xlabel(self) -> str | None:
+        """What the x axis counts: the units' own label when every column is a unit of an
+        engagement (``"Tactical Squad left"``; several joined by `` / ``), else None ("outcome")."""
+        counts = list(dict.fromkeys(c.counts for c in self.columns))
+        return None if None in counts else " / ".join(c for c in counts if c is not None)
+
     def plot(self, ax: Any = None, at_least: bool = False, title: str | None = None) -> Any:
         """Every column on one chart: P(outcome) as bars side by side, or with
-        ``at_least`` P(outcome >= k) as lines; returns the Axes (needs matplotlib)."""
+        ``at_least`` P(outcome >= k) as lines, the x axis named by :meth:`xlabel`;
+        returns the Axes (needs matplotlib)."""
         dists, labels = self._plot_args()
-        return plot_dists(dists, labels, ax=ax, at_least=at_least, title=title)
+        return plot_dists(dists, labels, ax=ax, at_least=at_least, title=title, xlabel=self.xlabel())
 
     def save_plot(self, path: str, at_least: bool = False, title: str | None = None) -> None:
         """Write :meth:`plot` to ``path`` (PNG, SVG or PDF by its suffix; no window)."""
         dists, labels = self._plot_args()
-        save_figure(path, dists, labels, at_least=at_least, title=title)
+        save_figure(path, dists, labels, at_least=at_least, title=title, xlabel=self.xlabel())
 
 
 def _parts(value: Fraction | None, exact: bool, signed: bool = False) -> tuple[str, str]:

@@ -209,13 +209,14 @@ def plot_parts(answer: Any) -> tuple[list[tuple[str, Dist, int | None]], tuple[s
         a, b = units.values()
         if a.stage == b.stage:
             source = answer.stages[a.stage] if a.stage is not None else answer.dist
-            fa, fb = _counter(a), _counter(b)
+            fa, fb = unit_count(a), unit_count(b)
             pair = (a.counts, b.counts, source.map(lambda x: (fa(x), fb(x))))
     return panels, pair
 
 
-def _counter(unit: UnitFields) -> Any:
-    """``outcome -> the unit's count`` (models left, or the field's value)."""
+def unit_count(unit: UnitFields) -> Callable[[Any], Any]:
+    """``outcome -> the unit's count`` (models left, or the field's value): the map
+    :func:`marginal` applies, for reading a unit's count from one joint outcome."""
     key, size = unit.models, unit.size or 0
     if key is None:
         return (lambda x: size - x) if unit.lost else (lambda x: x)

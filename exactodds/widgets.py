@@ -19,7 +19,7 @@ from typing import Any
 
 from .answer import Answer
 from .commands import InputError, Query, find
-from .webform import answer_query, field_specs, refusal
+from .webform import answer_data, answer_query, field_specs, refusal
 
 SVG_WIDTH, SVG_HEIGHT = 520, 180
 
@@ -62,6 +62,19 @@ def bar_chart_svg(data: dict[str, Any], at_least: bool = False) -> str:
             parts.append(f'<text x="{x + bw / 2:.2f}" y="{SVG_HEIGHT + 14}" text-anchor="middle" '
                          f'font-size="10">{escape(label)}</text>')
     parts.append("</svg>")
+    return "".join(parts)
+
+
+def unit_charts_html(answer: Answer, at_least: bool = False) -> str:
+    """A composite answer's charts: one :func:`bar_chart_svg` per unit, of its own
+    answer (:meth:`~exactodds.answer.Answer.unit`: models left), headed by the unit
+    and what it counts, as the command line's ``--unit NAME --plot``. O(units x outcomes)."""
+    parts = []
+    for name in answer.unit_names():
+        alone = answer.unit(name)
+        counts = next(iter(alone.units.fields.values())).counts if alone.units is not None else name
+        parts.append(f'<div class="exactodds-unit-chart"><div><b>{escape(name)}</b>: {escape(counts)}</div>'
+                     f"{bar_chart_svg(answer_data(alone), at_least)}</div>")
     return "".join(parts)
 
 
@@ -212,8 +225,9 @@ class Form:
         if self.answer is None or self._data is None:
             return
         try:
-            self.table.value = self.answer._repr_html_()
-            self.chart.value = bar_chart_svg(self._data, self.at_least.value)
+            self.table.value = self.answer._repr_html_()  # a composite answer: its unit blocks, as printed
+            self.chart.value = (unit_charts_html(self.answer, self.at_least.value) if self.answer.composite
+                                else bar_chart_svg(self._data, self.at_least.value))
         except Exception as e:  # never a traceback in a notebook's callback
             self._refused(e)
 

@@ -317,3 +317,30 @@ def test_query_line_keeps_zero() -> None:
     r = cli("pool", "0", "--hit", "4+")
     assert r.stdout.splitlines()[0] == "query: n=0, hit=4+, sides=6"
     assert Counter(r.stdout.splitlines()[-1].split()) == Counter(["mean:", "0"])
+
+
+def test_a_units_comparison_names_its_axis_by_what_it_counts(tmp_path: Path) -> None:
+    """compare --unit: the x axis is the unit's count ("Ork Boyz left"), not "outcome"."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from exactodds.comparison import compare
+
+    units = Path(__file__).resolve().parent.parent / "examples" / "40k6"
+    fights = [Query("40k6", "fight", {"attacker": str(units / "assault_squad.toml"),
+                                      "defender": str(units / "ork_boyz.toml"), "attacker_charged": charged})
+              for charged in (True, False)]
+    assert compare(*fights, units=["defender", "defender"]).plot().get_xlabel() == "Ork Boyz left"
+    both = compare(*fights, units=["defender", "attacker"])
+    assert both.plot().get_xlabel() == "Ork Boyz left / Assault Squad left"
+    assert compare(Query("pool", None, {"n": 3, "hit": "4+"}), Query("pool", None, {"n": 3, "hit": "3+"})
+                   ).plot().get_xlabel() == "outcome"
+    path = tmp_path / "units.png"
+    out = CliRunner().invoke(main, ["compare", "--query", f"40k6 fight --attacker {units / 'assault_squad.toml'} "
+                                    f"--defender {units / 'ork_boyz.toml'} --unit defender", "--query",
+                                    f"40k6 fight --attacker {units / 'assault_squad.toml'} --defender "
+                                    f"{units / 'ork_boyz.toml'} --attacker-charged --unit defender",
+                                    "--plot", str(path)])
+    assert out.exit_code == 0, out.output
+    assert path.stat().st_size > 5_000
+    plt.close("all")

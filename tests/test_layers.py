@@ -30,8 +30,8 @@ ALLOWED = {
     "commands": {"core", "dice", "rules", "tomlfiles", "profiles", "render", "answer", "commands"},
     # interfaces: sweeps and validation ask questions through the commands layer
     "sweep": {"core", "tomlfiles", "render", "answer", "commands", "sweep"},
-    "validation": {"core", "dice", "tomlfiles", "render", "answer", "commands", "validation"},
-    "comparison": {"core", "render", "answer", "commands", "comparison"},
+    "validation": {"core", "dice", "tomlfiles", "render", "units", "answer", "commands", "validation"},
+    "comparison": {"core", "render", "units", "answer", "commands", "comparison"},
     "efficiency": {"core", "render", "answer", "commands", "efficiency"},
     # the command line calls only the commands layer (and the other interfaces' commands)
     "cli": {"commands", "sweep", "validation", "comparison", "efficiency", "cli"},

@@ -207,11 +207,21 @@ def test_real_profile_command_from_a_query_file(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------ bad queries
+def test_system_and_command_in_one_command_key(tmp_path: Path) -> None:
+    """command = "40k6 hit" without system is system = "40k6" and command = "hit"."""
+    one = write(tmp_path, "one.toml", 'command = "40k6 hit"\n[params]\nshots = 1\nbs = 8\n')
+    two = write(tmp_path, "two.toml", 'system = "40k6"\ncommand = "hit"\n[params]\nshots = 1\nbs = 8\n')
+    assert Query.from_toml(one) == Query.from_toml(two)
+    assert invoke("run", str(one)).output.splitlines()[3] == "      1        11/12   0.9167  0.9167"
+
+
 @pytest.mark.parametrize("text,needles", [
     (BS8_POOL + "hitt = 3\n", ["unknown key 'hitt'", "allowed keys are hit, n, reroll"]),
     ("system = \"pool\"\nformat = \"json\"\n", ["unknown key 'format'", "allowed keys are command"]),
     ("system = \"nosuch\"\n", ["system 'nosuch' is not known", "pool"]),
-    ("command = \"hit\"\n", ["system is missing"]),
+    ("command = \"hit\"\n", ["system is missing", 'e.g. system = "40k6" with command = "assault"',
+                             'or both in one: command = "40k6 assault"']),
+    ("command = \"40k6 nosuch\"\n", ["command 'nosuch' is not a command of '40k6'"]),
     ("system = \"pool\"\ncommand = \"x\"\n[params]\nn = 1\nhit = \"4+\"\n", ["single command", "remove command"]),
     ("system = \"pool\"\n[params]\nn = 1\n", ["'hit' is required"]),
     ("system = \"pool\"\n[params]\nn = 1\nhit = \"9+\"\n", ["params.hit", "2+ to 6+"]),

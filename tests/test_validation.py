@@ -660,13 +660,18 @@ def test_samples_of_an_assault_validate(tmp_path: Path, monkeypatch: pytest.Monk
     assert time.process_time() - start < 30  # generous: measured 2 s
     lines = ok.output.splitlines()
     assert lines[3] == ("verdict: consistent at alpha = 0.05: no departure from the exact distribution "
-                        "detected (smallest p-value 0.2600)")
+                        "detected in 12 tests of the joint outcomes, each unit and its headline figures "
+                        "(smallest Holm-adjusted p-value 1.0000)")
     assert lines[6].startswith("  why: 2,000 samples over 630 outcomes: too many count vectors (~3.01e+626) "
                                "for the exact multinomial test, so the pooled chi-square approximation")
     wrong = CliRunner().invoke(main, ["validate", "assault7.toml", "drawn8.csv"])
     assert wrong.exit_code == 1, wrong.output
-    assert wrong.output.splitlines()[3] == ("verdict: REJECTED at alpha = 0.05: the samples do not follow the "
-                                            "exact distribution (p-value 1.91e-29)")
+    assert wrong.output.splitlines()[3] == (
+        "verdict: REJECTED at alpha = 0.05: attacker status: p = 1.4e-50, rejected; defender models left: "
+        "p = 7.21e-47, rejected; defender mean models left: p = 1.5e-42, rejected; and 8 more figures "
+        "(Holm-adjusted p-values over 12 tests)")
+    assert "  joint outcomes             Pearson chi-square test  chi-square = 283.8  1.91e-29  1.53e-28  REJECTED" \
+        in wrong.output.splitlines()
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 

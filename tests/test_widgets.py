@@ -128,3 +128,22 @@ def test_an_unknown_parameter_raises_an_input_error() -> None:
     with pytest.raises(ExactOddsError) as e:
         widgets.form("pool", nosuch=1)
     assert str(e.value) == message
+
+
+def test_an_engagement_shows_each_units_block_and_chart() -> None:
+    """A fight's form shows what the command line prints: a block per unit, then the
+    likeliest joint outcomes; and one chart per unit (its models left), not one of the joint."""
+    f = widgets.form("40k6", "fight", attacker=str(ROOT / "examples" / "40k6" / "assault_squad.toml"),
+                     defender=str(ROOT / "examples" / "40k6" / "ork_boyz.toml"))
+    assert f.error is None
+    for line in ("attacker: Assault Squad left (of 5)",
+                 "  P(destroyed)   0.03477    P(at least 1 left)  0.9652",
+                 "defender: Ork Boyz left (of 11)",
+                 "most probable outcomes:"):
+        assert line in f.table.value
+    assert f.chart.value.count("<svg") == 2
+    first, second = f.chart.value.split('<div class="exactodds-unit-chart">')[1:]
+    assert first.startswith("<div><b>attacker</b>: Assault Squad left</div>")
+    assert second.startswith("<div><b>defender</b>: Ork Boyz left</div>")
+    assert first.count("<rect") == 6  # 0 to 5 Marines left, each possible
+    assert "attacker=" not in f.chart.value  # no joint labels

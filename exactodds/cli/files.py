@@ -108,7 +108,10 @@ def validate(query_file: str, samples: str, alpha: float, fmt: str, statistic: s
 
     Reports the test used and why, the statistic, p-value and verdict,
     and every outcome's observed vs expected count with standardised
-    residuals, worst first. An impossible outcome rejects at once.
+    residuals, worst first. An impossible outcome rejects at once. For an
+    engagement (an assault, a fight, a scenario) each unit's models left,
+    status and headline figures are tested too, corrected together by
+    Holm's method; the verdict names the figures that depart.
 
     Exit status: 0 consistent, 1 rejected, 2 bad input.
     """

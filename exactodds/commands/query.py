@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import ExactOddsError, InputError
 from .kinds import Many
 from .params import ParamError, Params
-from .registry import Command, find
+from .registry import COMMANDS, Command, find
 
 if TYPE_CHECKING:
     from ..answer import Answer
@@ -104,8 +104,17 @@ class Query:
         from ..tomlfiles import no_unknown_keys, optional, require
 
         no_unknown_keys(doc, TOP_LEVEL_KEYS, source)
-        system = require(doc, "system", str, source)
         command = optional(doc, "command", str, source)
+        if "system" not in doc and command is not None:
+            words = command.split()
+            if len(words) != 2:  # "40k6 assault" is system and command in one
+                systems = ", ".join(dict.fromkeys(f'"{s}"' for s, _ in COMMANDS))
+                raise InputError(f"{source}: system is missing; expected text: the rule system ({systems}), "
+                                 f"e.g. system = \"40k6\" with command = \"assault\", or both in one: "
+                                 f"command = \"40k6 assault\"")
+            doc = {**doc, "system": words[0]}
+            command = words[1]
+        system = require(doc, "system", str, source)
         optional(doc, "description", str, source)
         params = optional(doc, "params", dict, source, default={})
         params = {k: v for k, v in params.items() if v != []}  # an empty list: the default

@@ -1,7 +1,9 @@
 """Validating simulator outputs against the exact answer.
 
 - :func:`validate` (``exactodds validate``): goodness of fit of a
-  simulator's samples to a query's exact distribution, explained;
+  simulator's samples to a query's exact distribution, explained; for an
+  engagement, each unit's marginal and headline figures too, Holm-corrected
+  (:mod:`.family`);
 - :func:`read_samples`, :class:`Samples`, :func:`write_samples`: sample
   files (CSV or JSON lines, streamed);
 - :func:`total_variation`, :func:`ks_distance`, :func:`cramer_von_mises`:

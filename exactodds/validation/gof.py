@@ -25,7 +25,8 @@ Which test, and why (the choice is reported with the result):
 
 With several tests the verdict uses Bonferroni: rejected when a p-value is
 below alpha divided by the number of tests, so the false-positive rate stays
-at most alpha. Only :mod:`scipy.special` is used (see :mod:`.stats`), imported
+at most alpha. An engagement's answer adds each unit's tests (:mod:`.family`),
+the whole family corrected by Holm's method instead. Only :mod:`scipy.special` is used (see :mod:`.stats`), imported
 inside the functions: ``exactodds validate`` starts without scipy.stats.
 """
 

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import Dist
+from .family import FigureTest
 from .gof import Cell, Fit, TestResult, adjusted_residual, is_ordered, simplest_fraction
 from .outcomes import outcome_fields, written_value
 from .samples import ImpossibleOutcome, Samples
@@ -29,6 +30,9 @@ denominator is at most this (6^4: the chances of dice rules)."""
 
 NOTE_RESIDUAL = 2.0
 """Rows with a standardised residual at least this large are marked too many / too few."""
+
+MAX_NAMED = 3
+"""An engagement's rejected headline names at most this many figures (the table has them all)."""
 
 DISTANCE_NAMES = {"total_variation": "total variation", "ks": "Kolmogorov-Smirnov",
                   "cramer_von_mises": "Cramér-von Mises"}
@@ -50,6 +54,17 @@ def _num(x: float) -> str:
     if abs(x) < 1e-3 or abs(x) >= 1e6:
         return f"{x:.3g}"
     return f"{x:.4g}"
+
+
+def _stat(x: float) -> str:
+    """A test statistic: a count in full (``16,780``), else as :func:`_num`."""
+    return f"{x:,.0f}" if x.is_integer() and abs(x) > 1 else _num(x)
+
+
+def _equals(p: float) -> str:
+    """``= 0.0123`` or ``< 1e-300``: a p-value after its name."""
+    text = _pval(p)
+    return text if text.startswith("<") else f"= {text}"
 
 
 def _pval(p: float) -> str:
@@ -116,6 +131,11 @@ class ValidationResult:
     rows: list[OutcomeRow]
     distances: dict[str, Fraction] = field(default_factory=dict)
     detectable_w: float | None = None
+    family: list[FigureTest] = field(default_factory=list)
+    """For an engagement: the joint test, each unit's marginal and headline figures,
+    with Holm-adjusted p-values (:mod:`.family`); empty for a one-figure answer."""
+    skipped_units: list[str] = field(default_factory=list)
+    """Units of the answer counted at another stage than its outcomes (not tested)."""
 
     # ------------------------------------------------------------ verdict
     @property
@@ -140,19 +160,31 @@ class ValidationResult:
 
     @property
     def level(self) -> float:
-        """The level each test is held to: alpha over the number of tests (Bonferroni)."""
-        return self.alpha / max(1, len(self.tests))
+        """The level each test is held to: alpha over the number of tests (Bonferroni; with a
+        :attr:`family`, the level of Holm's first step, which the smallest p-value is held to)."""
+        return self.alpha / max(1, len(self.family) or len(self.tests))
 
     @property
     def p_value(self) -> float:
-        """The smallest p-value of the tests (0 when an impossible outcome was seen)."""
+        """The smallest p-value of the tests (with a :attr:`family`, the smallest Holm-adjusted
+        one; 0 when an impossible outcome was seen)."""
         if self.samples.n_impossible:
             return 0.0
+        if self.family:
+            return min(t.adjusted for t in self.family)
         return min((t.p_value for t in self.tests), default=1.0)
 
     @property
+    def departing(self) -> list[FigureTest]:
+        """The family's rejected tests, smallest adjusted p-value first."""
+        return sorted((t for t in self.family if t.rejected), key=lambda t: t.adjusted)
+
+    @property
     def consistent(self) -> bool:
-        """True when no impossible outcome was seen and every test's p-value is above :attr:`level`."""
+        """True when no impossible outcome was seen and every test's p-value is above :attr:`level`
+        (with a :attr:`family`: no Holm-adjusted p-value at most alpha)."""
+        if self.family:
+            return not self.samples.n_impossible and not self.departing
         return not self.samples.n_impossible and all(t.p_value > self.level for t in self.tests)
 
     @property
@@ -189,11 +221,25 @@ class ValidationResult:
             return (f"REJECTED: {self.samples.n_impossible:,} of {self.n:,} samples are outcomes the rule never "
                     f"gives (probability 0): {names}{more}. No test needed: a correct simulator never produces them.")
         p = _pval(self.p_value)
+        if self.family:
+            return self._family_headline(p)
         if self.consistent:
             return (f"consistent at alpha = {self.alpha:g}: no departure from the exact distribution detected "
                     f"(smallest p-value {p})")
         return (f"REJECTED at alpha = {self.alpha:g}: the samples do not follow the exact distribution "
                 f"(p-value {p}{self._bonferroni_note()})")
+
+    def _family_headline(self, p: str) -> str:
+        """The headline of an engagement: the figures that depart, by name."""
+        m = len(self.family)
+        if self.consistent:
+            return (f"consistent at alpha = {self.alpha:g}: no departure from the exact distribution detected "
+                    f"in {m} tests of the joint outcomes, each unit and its headline figures (smallest "
+                    f"Holm-adjusted p-value {p})")
+        departing = self.departing
+        named = "; ".join(f"{t.figure}: p {_equals(t.adjusted)}, rejected" for t in departing[:MAX_NAMED])
+        more = f"; and {len(departing) - MAX_NAMED} more figures" if len(departing) > MAX_NAMED else ""
+        return f"REJECTED at alpha = {self.alpha:g}: {named}{more} (Holm-adjusted p-values over {m} tests)"
 
     def _bonferroni_note(self) -> str:
         m = len(self.tests)
@@ -351,7 +397,9 @@ class ValidationResult:
                 lines.append("  " + self._ci_text(t))
         if self.pooled:
             lines.append("pooled for the test: " + "; ".join(c.describe(12) for c in self.pooled))
-        if len(self.tests) > 1:
+        if self.family:
+            lines.extend(self._family_lines())
+        elif len(self.tests) > 1:
             lines.append(f"verdict rule: rejected when a p-value is at most alpha / {len(self.tests)} = "
                          f"{self.level:g} (Bonferroni over {len(self.tests)} tests, so false alarms stay at "
                          f"most {self.alpha:g})")
@@ -374,6 +422,34 @@ class ValidationResult:
             lines.append("")
             lines.extend(f"note: {a}" for a in advice)
         return "\n".join(lines)
+
+    def _family_lines(self) -> list[str]:
+        """The family's table: each figure, its test, p-value, Holm-adjusted p-value and verdict."""
+        m = len(self.family)
+        head = ["figure", "test", "statistic", "p-value", "adjusted", ""]
+        body = [[t.figure, t.test.name, "" if t.test.statistic is None else
+                 f"{t.test.statistic_name.split(' ')[0]} = {_stat(t.test.statistic)}",
+                 _pval(t.test.p_value), _pval(t.adjusted), "REJECTED" if t.rejected else "ok"]
+                for t in self.family]
+        widths = [max(len(x[i]) for x in [head] + body) for i in range(6)]
+        lines = ["", f"tests of the joint outcomes, of each unit (its marginal: models left, status) and of "
+                 f"its headline figures (P(destroyed), P(falling back), P(swept), mean models left), "
+                 f"corrected together by Holm's method (Holm-Bonferroni over {m} tests: a figure is "
+                 f"rejected when its adjusted p-value is at most alpha = {self.alpha:g}, so false alarms "
+                 f"stay at most {self.alpha:g}):"]
+        lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in [head] + body]
+        if self.skipped_units:
+            lines.append(f"not tested on their own (counted at another stage than the outcomes): "
+                         f"{', '.join(self.skipped_units)}")
+        return lines
+
+    def _family_html(self, color: str) -> str:
+        """The family's table as HTML (see :meth:`_family_lines`)."""
+        head = "".join(f'<th style="text-align:left;padding:2px 8px;border-bottom:2px solid #888">{h}</th>'
+                       for h in ("figure", "test", "statistic", "p-value", "adjusted (Holm)", ""))
+        return ('<table style="border-collapse:collapse;margin:6px 0"><caption style="text-align:left">each unit '
+                f"and headline figure, Holm-adjusted over {len(self.family)} tests</caption><thead><tr>{head}"
+                "</tr></thead><tbody>" + "".join(_family_rows_html(self.family, color)) + "</tbody></table>")
 
     def _table_lines(self) -> list[str]:
         rows = self.rows[:MAX_TEXT_ROWS]
@@ -406,6 +482,9 @@ class ValidationResult:
             "headline": self.headline(),
             "tests": [t.to_json_obj() for t in self.tests],
             "test_level": self.level,
+            "correction": "holm" if self.family else "bonferroni",
+            "family": [t.to_json_obj() for t in self.family],
+            "units_not_tested": list(self.skipped_units),
             "pooled": [{"label": c.label, "outcomes": [r for r in _json_list(c.outcomes)],
                         "expected": c.expected(self.samples.n_possible), "observed": c.observed}
                        for c in self.pooled],
@@ -449,6 +528,8 @@ class ValidationResult:
                     f"{e(t.name)}<br><small><code>{e(t.function)}</code></small>", e(t.why), stat,
                     "" if t.df is None else str(t.df), _pval(t.p_value))) + "</tr>")
             parts.append("</tbody></table>")
+        if self.family:
+            parts.append(self._family_html(color))
         parts.append('<table style="border-collapse:collapse;font-variant-numeric:tabular-nums;margin:6px 0">'
                      "<caption style='text-align:left'>outcomes, worst first (standardised residual "
                      "(O - E) / sqrt(n p (1 - p)))</caption><thead><tr>"
@@ -472,6 +553,19 @@ class ValidationResult:
             parts.append(f"<div><i>{e(a)}</i></div>")
         parts.append("</div>")
         return "".join(parts)
+
+
+def _family_rows_html(family: list[FigureTest], color: str) -> list[str]:
+    """The rows of an engagement's family table (HTML), a rejected figure in ``color``."""
+    e = html.escape
+    rows = []
+    for t in family:
+        style = f"padding:2px 8px;{'color:' + color if t.rejected else ''}"
+        stat = "" if t.test.statistic is None else f"{e(t.test.statistic_name.split(' ')[0])} = {_stat(t.test.statistic)}"
+        cells = (e(t.figure), e(t.test.name), stat, _pval(t.test.p_value), _pval(t.adjusted),
+                 "REJECTED" if t.rejected else "ok")
+        rows.append("<tr>" + "".join(f'<td style="{style}">{c}</td>' for c in cells) + "</tr>")
+    return rows
 
 
 def _json_list(xs: list) -> list:
