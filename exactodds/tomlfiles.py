@@ -152,8 +152,9 @@ class ProfileRef:
 
     @classmethod
     def read(cls, written: str, path: Path) -> ProfileRef:
-        """Read and hash the file at ``path`` (a regular file, checked by the caller); an
-        unreadable or oversized one is an InputError naming it. O(its size)."""
+        """Read and hash the file at ``path`` through :func:`_read_bounded`: a folder, a
+        device, a pipe, an unreadable or an oversized file is an InputError naming it.
+        O(its size)."""
         import hashlib
 
         data = _read_bounded(path)

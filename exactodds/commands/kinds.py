@@ -79,8 +79,9 @@ def _read_profile(written: str, path: str | Path) -> ProfileRef:
 
 class FileWithParts(ProfileFile):
     """A TOML file that names other files (a scenario naming its units): its key is
-    the content of the file *and* of every ``.toml`` file it names (relative to its
-    folder), so editing a unit file makes the scenario a new question too."""
+    the content of the file *and* of every unit file it names (relative to its folder,
+    whatever the file is called), so editing a unit file makes the scenario a new
+    question too. No other text of the file is read as a file name."""
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> ProfileRef:
         return _with_parts(super().convert(value, done))
