@@ -35,7 +35,7 @@ from typing import Any
 from .answer import FORMATS, Answer, frac_str, jsonable
 from .commands import Query
 from .core import Dist, InputError
-from .core.limits import check_digits, decimal_digits
+from .core.limits import check_compared, check_digits, decimal_digits
 from .render import (
     TABLE_ROWS,
     decimal,
@@ -108,6 +108,7 @@ def compare(*items: Any, labels: list[str] | None = None, units: list[str | None
         items = tuple(items[0])
     if not items:
         raise InputError("compare needs at least one query (two to compare)")
+    check_compared(len(items))  # before any query is answered
     if labels is None:
         labels = [f"q{i + 1}" for i in range(len(items))]
     labels = [str(x) for x in labels]
@@ -117,6 +118,26 @@ def compare(*items: Any, labels: list[str] | None = None, units: list[str | None
     if len(units) != len(items):
         raise InputError(f"compare needs one unit (or None) per query: {len(items)} queries, units {units}")
     return Comparison([_column(item, label, unit) for item, label, unit in zip(items, labels, units)])
+
+
+def _shape(dist: Dist) -> tuple[str, ...]:
+    """What a composite outcome is: its fields (a named tuple's), else its type's name."""
+    x = dist.support()[0]
+    fields = getattr(x, "_fields", None)
+    return tuple(fields) if isinstance(fields, tuple) else (type(x).__name__,)
+
+
+def _check_same_shape(columns: list[Compared]) -> None:
+    """Refuse composite outcomes of different kinds (a scenario's units against a Hell Dorado
+    shot's recipient and hits): P(outcome) is compared only between the same outcomes. O(columns)."""
+    first = _shape(columns[0].dist)
+    for c in columns[1:]:
+        other = _shape(c.dist)
+        if other != first:
+            raise InputError(f"cannot compare {columns[0].label} with {c.label}: their outcomes are not the same "
+                             f"kind of thing ({columns[0].label}: {', '.join(first)}; {c.label}: "
+                             f"{', '.join(other)}); compare questions whose answers have the same fields, or "
+                             "one unit of each engagement (--unit NAME)")
 
 
 @dataclass
@@ -140,6 +161,8 @@ class Comparison:
             raise InputError(f"cannot compare numeric outcomes ({num}) with composite ones ({other.label}: "
                              f"{outcome_label(other.dist.support()[0])}, ...)")
         self.numeric = all(kinds)
+        if not self.numeric:
+            _check_same_shape(self.columns)
         seen: dict = {}
         for c in self.columns:
             for x in c.dist.support():

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from .answer import frac_str
-from .commands import InputError, Query
+from .commands import InputError, Query, check_compared
 from .commands.rosters import attacker_points, efficiency_figures
 from .render import figure_text
 
@@ -106,6 +106,7 @@ def per_points(*queries: Any, labels: list[str] | None = None) -> PerPoints:
     """Each question's figures per 100 points of its attacking unit, ranked by the first
     figure per 100 points (ties: in the order given). ``queries``: Query objects or
     query file paths."""
+    check_compared(len(queries))  # before any query is read or answered
     items = [q if isinstance(q, Query) else Query.from_toml(q) for q in queries]
     if not items:
         raise InputError("--per-points needs at least one query")

@@ -68,27 +68,48 @@ def file_path(path: str | Path, kind: str) -> Path:
 
 def load_toml(path: str | Path | ProfileRef) -> dict:
     """Parse a TOML file; a missing, binary, huge, too deeply nested or malformed file is an
-    InputError (see :func:`file_path` and :func:`check_toml_text`). A :class:`ProfileRef`
-    is not read again: its document is parsed from the bytes it hashed."""
+    InputError (see :func:`file_path`, :func:`_read_bounded` and :func:`check_toml_text`).
+    A :class:`ProfileRef` is not read again: its document is parsed from the bytes it hashed."""
     if isinstance(path, ProfileRef):
         return path.doc()
     p = file_path(path, "a TOML file")
-    size = p.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise InputError(f"{p}: {size:,} bytes is too large for a TOML file (limit {MAX_FILE_BYTES:,})")
     return parse_toml(_read_bounded(p), p)
 
 
 def _read_bounded(p: Path) -> bytes:
-    """At most :data:`MAX_FILE_BYTES` of the file, bounded even if it grew since a stat()."""
-    try:
-        with open(p, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise InputError(f"{p}: cannot read the file ({e.strerror or e})") from None
+    """The bytes of the regular file ``p``, the one way a TOML file is read: a folder, a
+    device or a pipe (which could be endless or block), and a file over
+    :data:`MAX_FILE_BYTES`, are refused from ``stat`` before anything is read; the file is
+    opened without blocking, checked again once open (it may have been replaced), and read
+    at most :data:`MAX_FILE_BYTES` + 1 bytes (it may have grown). O(its size)."""
+    _check_regular(p, _os_call(p, os.stat, p))
+    fd = _os_call(p, os.open, p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as f:
+        _check_regular(p, _os_call(p, os.fstat, f.fileno()))
+        raw = _os_call(p, f.read, MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
         raise InputError(f"{p}: more than {MAX_FILE_BYTES:,} bytes is too large for a TOML file")
     return raw
+
+
+def _os_call(p: Path, call: Callable[..., Any], *args: Any) -> Any:
+    """``call(*args)``; an OSError (or a name the system cannot take) is an InputError naming ``p``."""
+    try:
+        return call(*args)
+    except OSError as e:
+        raise InputError(f"{p}: cannot read the file ({e.strerror or e})") from None
+    except ValueError as e:
+        raise InputError(f"{p}: cannot read the file ({e})") from None
+
+
+def _check_regular(p: Path, st: os.stat_result) -> None:
+    """Refuse what ``st`` shows is not a regular file of at most :data:`MAX_FILE_BYTES`."""
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(f"{p}: is a folder, not a TOML file")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"{p}: is not a regular file (a device or a pipe); a TOML file was expected")
+    if st.st_size > MAX_FILE_BYTES:
+        raise InputError(f"{p}: {st.st_size:,} bytes is too large for a TOML file (limit {MAX_FILE_BYTES:,})")
 
 
 def parse_toml(raw: bytes, p: str | Path) -> dict:
@@ -131,8 +152,9 @@ class ProfileRef:
 
     @classmethod
     def read(cls, written: str, path: Path) -> ProfileRef:
-        """Read and hash the file at ``path`` (a regular file, checked by the caller); an
-        unreadable or oversized one is an InputError naming it. O(its size)."""
+        """Read and hash the file at ``path`` through :func:`_read_bounded`: a folder, a
+        device, a pipe, an unreadable or an oversized file is an InputError naming it.
+        O(its size)."""
         import hashlib
 
         data = _read_bounded(path)

@@ -37,3 +37,28 @@ def test_broken_files(tmp_path: Path, content: bytes, needle: str) -> None:
         load_toml(f)
     with pytest.raises(InputError, match="cannot read"):
         load_toml(tmp_path / "missing.toml")
+
+
+def test_the_bounded_reader_refuses_from_stat_before_reading(tmp_path: Path) -> None:
+    """A FIFO (which would block), a device (endless) and a file over the limit (a 3 GB sparse
+    file, nothing on disk) are refused from their ``stat``: no read, no wait."""
+    import os
+
+    from exactodds.tomlfiles import MAX_FILE_BYTES, ProfileRef, _read_bounded
+
+    pipe = tmp_path / "pipe.toml"
+    os.mkfifo(pipe)
+    huge = tmp_path / "huge.toml"
+    with open(huge, "wb") as f:
+        f.truncate(3 * 2**30)
+    limit = tmp_path / "limit.toml"
+    limit.write_bytes(b"#" * MAX_FILE_BYTES)
+    for path, needle in [(pipe, "not a regular file"), (Path("/dev/zero"), "not a regular file"),
+                         (huge, "3,221,225,472 bytes is too large"), (tmp_path, "is a folder")]:
+        with pytest.raises(InputError, match=needle):
+            _read_bounded(path)
+        with pytest.raises(InputError, match=needle):
+            ProfileRef.read(str(path), path)
+        with pytest.raises(InputError, match=needle):
+            load_toml(path)
+    assert len(_read_bounded(limit)) == MAX_FILE_BYTES  # at the limit: read whole

@@ -133,10 +133,14 @@ def test_pool_reroll_up_to_near_the_limit_answers():
     ["--dice", "12000", "--target-def", "4"],
     ["--dice", "2000", "--target-def", "4", "--engaged-def", "3"],
     ["--dice", "10000", "--target-def", "4", "--reroll-up-to", "1", "--policy", "odd-first"],
-    ["--dice", "800", "--target-def", "4", *["--engaged-def", "3"] * 3000],
 ])
 def test_hell_dorado_too_large(args):
     too_large(run("hd", "shoot", *args))
+
+
+def test_hell_dorado_more_engaged_fighters_than_a_shot_takes_is_refused_from_the_count():
+    refused(run("hd", "shoot", "--dice", "800", "--target-def", "4", *["--engaged-def", "3"] * 3000),
+            "--engaged-def", "3,000 values", "at most 100")
 
 
 def test_hell_dorado_many_engaged_fighters_answers():
@@ -345,3 +349,177 @@ def test_tilde_without_a_home_directory(monkeypatch):
     monkeypatch.setattr(Path, "expanduser", no_home)
     with pytest.raises(InputError, match="no home directory"):
         load_toml("~/unit.toml")
+
+
+# ------------------------------------------------ scenario files, compare, query files
+# Each case used to end in a traceback (exit 3), run out of memory, or hang for ever; each
+# runs in a subprocess under the memory cap, with a 60 s cap on the clock (a cap, not a
+# measure: a refusal is held to REFUSAL_SECONDS of processor time).
+CAP = 60
+
+
+@pytest.fixture
+def scenarios(tmp_path: Path) -> Path:
+    """A folder holding a copy of the examples' scenarios and 40k6 unit files; returns its
+    ``scenarios`` folder, where ``mixed_weapons.toml`` fires one shoot step at 10"."""
+    import shutil
+
+    for sub in ("scenarios", "40k6"):
+        shutil.copytree(ROOT / "examples" / sub, tmp_path / "examples" / sub)
+    return tmp_path / "examples" / "scenarios"
+
+
+def _variant(folder: Path, name: str, old: str, new: str, source: str = "mixed_weapons.toml") -> str:
+    """A copy of the scenario ``source`` with ``old`` replaced by ``new`` (which must occur)."""
+    text = (folder / source).read_text()
+    assert old in text, (old, source)
+    (folder / name).write_text(text.replace(old, new))
+    return str(folder / name)
+
+
+STEP_VALUES = {
+    "shoot distance 1/0": ("distance = 10", 'distance = "1/0"', "distance"),
+    "distance of 5,000 digits": ("distance = 10", f'distance = "{"1" * 5000}"', "distance"),
+    "ratio of 5,000 digits": ("distance = 10", f'distance = "{"1" * 5000}/{"3" * 5000}"', "distance"),
+    "focus fire superscript two": ("distance = 10", 'distance = 10\nfocus_fire = "²"', "focus_fire"),
+    "focus fire Arabic-Indic three": ("distance = 10", 'distance = 10\nfocus_fire = "٣"', "focus_fire"),
+}
+
+
+@pytest.mark.parametrize("case", STEP_VALUES)
+def test_scenario_step_values_refused_in_one_line(scenarios, case):
+    old, new, key = STEP_VALUES[case]
+    refused(run("scenario", _variant(scenarios, "s.toml", old, new), timeout=CAP), "s.toml", f"steps[1].{key}")
+
+
+def test_assault_distance_one_over_zero_refused_in_a_scenario_and_its_sweep(scenarios, tmp_path):
+    path = _variant(scenarios, "s.toml", "distance = 7", 'distance = "1/0"', "assault_through_overwatch.toml")
+    refused(run("scenario", path, timeout=CAP), "s.toml", "distance", "zero denominator")
+    grid = tmp_path / "grid.toml"
+    grid.write_text(f'[base]\nsystem = "scenario"\n[base.params]\nfile = "{path}"\n[vary]\nturns = [1, 2]\n')
+    for more in ([], ["--keep-going"]):  # the file is read when the sweep checks its first row
+        out = tmp_path / "out.csv"
+        refused(run("sweep", str(grid), "--out", str(out), *more, timeout=CAP), "distance", "zero denominator")
+        assert not out.exists()
+
+
+@pytest.mark.parametrize("names, word", [
+    (("a", "a_status"), "status field of the unit 'a'"),
+    (("marines", "_fields"), "starting with a letter"),
+    (("marines", "_orks"), "starting with a letter"),
+    (("marines", "class"), "Python keyword"),
+])
+def test_unit_names_the_answer_cannot_carry(scenarios, names, word):
+    first, second = names
+    text = (scenarios / "mixed_weapons.toml").read_text()
+    text = text.replace("[units.marines]", f"[units.{first}]").replace('unit = "marines"', f'unit = "{first}"')
+    text = text.replace("[units.orks]", f"[units.{second}]").replace('target = "orks"', f'target = "{second}"')
+    (scenarios / "names.toml").write_text(text)
+    refused(run("scenario", str(scenarios / "names.toml"), timeout=CAP), "names.toml", f"units.{names[1]}", word)
+
+
+def _hostile(scenarios: Path, kind: str) -> str:
+    """A file in the scenarios' folder, named for ``kind``: a symlink to /dev/zero, a FIFO,
+    or a 3 GB sparse file (nothing on disk); returns its name, relative to the folder."""
+    name = {"/dev/zero": "zero.toml", "fifo": "pipe.toml", "sparse": "huge.toml"}[kind]
+    part = scenarios / name
+    if kind == "/dev/zero":
+        part.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(part)
+    else:
+        with open(part, "wb") as f:
+            f.truncate(3 * 2**30)
+    return name
+
+
+UNIT_FILE = '"../40k6/ork_boyz_sluggas.toml"'
+
+
+@pytest.mark.parametrize("kind, words", [
+    ("/dev/zero", ("units.orks.file", "not a regular file")),
+    ("fifo", ("units.orks.file", "not a regular file")),
+    ("sparse", ("units.orks.file", "3,221,225,472 bytes is too large")),
+])
+def test_hostile_unit_file_is_refused_from_its_stat(scenarios, tmp_path, kind, words):
+    name = _hostile(scenarios, kind)
+    path = _variant(scenarios, "s.toml", UNIT_FILE, f'"{name}"')
+    refused(run("scenario", path, timeout=CAP), name, *words)
+    query = tmp_path / "q.toml"  # the same through a query file and a sweep
+    query.write_text(f'system = "scenario"\n[params]\nfile = "{path}"\n')
+    refused(run("run", str(query), timeout=CAP), name, *words)
+    grid = tmp_path / "grid.toml"
+    grid.write_text(f'[base]\nsystem = "scenario"\n[base.params]\nfile = "{path}"\n[vary]\nturns = [1, 2]\n')
+    refused(run("sweep", str(grid), "--out", str(tmp_path / "o.csv"), "--keep-going", timeout=CAP),
+            name, *words)
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_missing_home_in_a_unit_file_name_is_a_missing_file(scenarios):
+    path = _variant(scenarios, "s.toml", UNIT_FILE, '"~nosuchuser/x.toml"')
+    refused(run("scenario", path, timeout=CAP), "units.orks.file", "x.toml", "cannot read the file")
+
+
+def _figures(r: Ran) -> dict:
+    got = answered(r)
+    return {k: got[k] for k in ("p_destroyed", "mean_survivors")}
+
+
+def test_text_that_only_looks_like_a_file_name_is_never_read(scenarios):
+    plain = _figures(run("scenario", str(scenarios / "mixed_weapons.toml"), "--format", "json", timeout=CAP))
+    assert plain["p_destroyed"]["marines"] == "0/1" and plain["mean_survivors"]["marines"] == "10/1"  # not shot at
+    names = [_hostile(scenarios, kind) for kind in ("/dev/zero", "fifo", "sparse")] + ["~nosuchuser/x.toml"]
+    for name in names:  # a step's name and a description are text, not files
+        named = _variant(scenarios, "named.toml", 'name = "marines shoot"', f'name = "{name}"')
+        described = _variant(scenarios, "described.toml", "turns = 1", f'turns = 1\ndescription = "{name}"')
+        for path in (named, described):
+            assert _figures(run("scenario", path, "--format", "json", timeout=CAP)) == plain, (name, path)
+
+
+def test_a_unit_file_is_keyed_by_its_bytes_whatever_its_name(scenarios):
+    from exactodds import Query
+
+    (scenarios / "orks.dat").write_text((scenarios.parent / "40k6" / "ork_boyz_sluggas.toml").read_text())
+    path = _variant(scenarios, "s.toml", UNIT_FILE, '"orks.dat"')
+    before = Query("scenario", None, {"file": path}).key()
+    assert Query("scenario", None, {"file": path}).key() == before
+    text = (scenarios / "orks.dat").read_text()
+    (scenarios / "orks.dat").write_text(text.replace("save = 6", "save = 2", 1))
+    assert "save = 2" in (scenarios / "orks.dat").read_text()
+    assert Query("scenario", None, {"file": path}).key() != before
+
+
+# ------------------------------------------------------------------------ compare
+MIXED = "scenario examples/scenarios/mixed_weapons.toml"
+HD_SHOOT = "hd shoot --dice 3 --target-def 4"
+HD_SCENARIO = "scenario examples/scenarios/hd_shots_into_melee.toml"
+
+
+@pytest.mark.parametrize("first, second", [(MIXED, HD_SHOOT), (HD_SCENARIO, HD_SHOOT), (MIXED, HD_SCENARIO)])
+def test_compare_of_answers_with_different_fields_is_refused(first, second):
+    refused(run("compare", "--query", first, "--query", second, timeout=CAP), "cannot compare q1 with q2",
+            "not the same kind")
+
+
+@pytest.mark.parametrize("option", ["--help", "-h", "--version", "--joint"])
+def test_compare_refuses_options_that_ask_no_question_inside_a_query(option):
+    r = run("compare", "--query", f"pool 3 --hit 4+ {option}", "--query", "pool 3 --hit 5+", timeout=CAP)
+    refused(r, option, "not part of a query")
+    assert r.out == ""
+
+
+@pytest.mark.parametrize("queries", [
+    [f"pool {4000 + i} --hit 4+" for i in range(200)],
+    [MIXED] * 40,
+    [MIXED] * 13,
+])
+def test_compare_counts_its_queries_before_answering_any(queries):
+    args = [w for q in queries for w in ("--query", q)]
+    refused(run("compare", *args, timeout=CAP), f"a comparison of {len(queries)} queries", "at most 12")
+
+
+def test_hd_query_file_with_100000_engaged_fighters_is_refused_from_the_count(tmp_path):
+    path = tmp_path / "q.toml"
+    path.write_text('system = "hd"\ncommand = "shoot"\n[params]\ndice = 3\ntarget_def = 4\n'
+                    f'engaged_def = [{", ".join(["3"] * 100_000)}]\n')
+    refused(run("run", str(path), timeout=CAP), "q.toml", "engaged_def", "100,000 values", "at most 100")

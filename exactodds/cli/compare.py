@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..commands import InputError, Query
+from ..commands import MAX_COMPARED, InputError, Query, check_compared
 from .common import check_plot, format_option, plot_options
 from .generate import query_from_args, with_max_states
 
@@ -23,6 +23,10 @@ def _query(text: str) -> tuple[Query, str | None]:
         words = words[1:]
     if not words:
         raise InputError("--query '' is empty: write a query as on the command line, e.g. --query 'pool 3 --hit 4+'")
+    asks = [w for w in words if w in HELP_OPTIONS]
+    if asks:
+        raise InputError(f"--query {text!r}: {asks[0]} is not part of a query; for a command's options, run "
+                         "it with --help outside compare (e.g. 'exactodds pool --help')")
     ours = [w for w in words if w.split("=", 1)[0] in OWN_OPTIONS]
     if ours:
         raise InputError(f"--query {text!r}: {ours[0].split('=', 1)[0]} is not part of a query; give it to "
@@ -39,8 +43,11 @@ def _query(text: str) -> tuple[Query, str | None]:
 
 
 OWN_OPTIONS = {"--format", "--plot", "--plot-at-least", "--all", "--exact", "--at-least", "--at-most", "--mean",
-               "--max-states", "--per-points"}
+               "--max-states", "--per-points", "--joint"}
 """Options of the command line that say how to answer, not what: refused inside ``--query``."""
+
+HELP_OPTIONS = {"--help", "-h", "--version"}
+"""Options that ask about the program, not a question: refused inside ``--query``."""
 
 
 @with_max_states
@@ -49,7 +56,8 @@ OWN_OPTIONS = {"--format", "--plot", "--plot-at-least", "--all", "--exact", "--a
 @click.argument("query_files", nargs=-1, metavar="[QUERY.toml]...")
 @click.option("--query", "queries", multiple=True, metavar="'SYSTEM [COMMAND] OPTIONS'",
               help="A query written as on the command line, e.g. --query 'pool 3 --hit 4+' (repeatable; "
-                   "compared after the files, in the order given).")
+                   "compared after the files, in the order given; at most "
+                   f"{MAX_COMPARED} queries in all).")
 @click.option("--label", "labels", multiple=True, metavar="NAME",
               help="Name the queries, one --label per query in order (default q1, q2, ...): in the table, "
                    "the plot's legend and its title.")
@@ -78,6 +86,7 @@ def compare(query_files: tuple[str, ...], queries: tuple[str, ...], labels: tupl
     from ..comparison import compare as compare_answers
 
     check_plot(plot, plot_at_least)
+    check_compared(len(query_files) + len(queries))  # before any query is read or answered
     items: list[Any] = [(Query.from_toml(f), None) for f in query_files] + [_query(q) for q in queries]
     if len(items) < 2:
         raise click.UsageError("compare needs at least two queries (QUERY.toml files or --query options); "

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..answer import FORMATS, Answer
 from ..core import ExactOddsError, InputError, TooLargeError, state_limit
-from ..core.limits import check_answer_digits, check_digits, decimal_digits, fractions_in
+from ..core.limits import MAX_COMPARED, check_answer_digits, check_compared, check_digits, decimal_digits, fractions_in
 from .params import FieldError, ParamError, Params, param
 from .query import Query
 from .registry import COMMANDS, SYSTEMS, Command, find, systems
@@ -44,6 +44,7 @@ def ask(system: str, command: str | None = None, /, **params: Any) -> Answer:
     return find(system, command)(**params)
 
 
-__all__ = ["COMMANDS", "FORMATS", "SYSTEMS", "Answer", "Command", "ExactOddsError", "FieldError", "InputError",
-           "ParamError", "Params", "Query", "TooLargeError", "ask", "check_answer_digits", "check_digits",
+__all__ = ["COMMANDS", "FORMATS", "MAX_COMPARED", "SYSTEMS", "Answer", "Command", "ExactOddsError", "FieldError",
+           "InputError", "ParamError", "Params", "Query", "TooLargeError", "ask", "check_answer_digits",
+           "check_compared", "check_digits",
            "decimal_digits", "find", "fractions_in", "param", "state_limit", "systems"]

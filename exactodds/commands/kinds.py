@@ -79,8 +79,9 @@ def _read_profile(written: str, path: str | Path) -> ProfileRef:
 
 class FileWithParts(ProfileFile):
     """A TOML file that names other files (a scenario naming its units): its key is
-    the content of the file *and* of every ``.toml`` file it names (relative to its
-    folder), so editing a unit file makes the scenario a new question too."""
+    the content of the file *and* of every unit file it names (relative to its folder,
+    whatever the file is called), so editing a unit file makes the scenario a new
+    question too. No other text of the file is read as a file name."""
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> ProfileRef:
         return _with_parts(super().convert(value, done))
@@ -91,31 +92,24 @@ class FileWithParts(ProfileFile):
 
 
 def _with_parts(ref: ProfileRef) -> ProfileRef:
-    """``ref`` with its digest extended by the files it names. O(the files' sizes)."""
+    """``ref`` with its digest extended by the bytes of each file it names (the unit files of
+    a scenario, :func:`~exactodds.profiles.scenario.part_files`), whatever their names. Each is
+    read once through the bounded reader: a folder, a device, a pipe or a file over the size
+    limit is refused from its ``stat`` before any read. O(the files' sizes)."""
     import hashlib
+
+    from ..profiles.scenario import part_files
+    from ..tomlfiles import file_path
 
     try:
         doc = ref.doc()
     except InputError:
         return ref  # the loader refuses the file later, naming the problem
     digest = hashlib.sha256(ref.digest.encode())
-    for name in sorted(set(_toml_names(doc))):
-        part = Path(ref.path).parent / Path(name).expanduser()
+    for where, part in part_files(doc, Path(ref.path)):
         try:
-            digest.update(name.encode() + b"\0" + part.read_bytes()[:MAX_PROFILE_BYTES])
-        except (OSError, ValueError):
-            digest.update(name.encode() + b"\0(unreadable)")
+            read = ProfileRef.read(where, file_path(part, "a TOML file"))
+        except InputError as e:
+            raise KindError(f"{ref.written}: {where}: {e}") from None
+        digest.update(where.encode() + b"\0" + read.digest.encode())
     return ProfileRef(ref.written, ref.path, digest.hexdigest(), ref.data)
-
-
-def _toml_names(value: Any, depth: int = 0) -> list[str]:
-    """Every text value ending in ``.toml`` in a parsed TOML document."""
-    if depth > 64:
-        return []
-    if isinstance(value, str):
-        return [value] if value.endswith(".toml") else []
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, list):
-        return [n for v in value for n in _toml_names(v, depth + 1)]
-    return []

@@ -167,6 +167,14 @@ class ScenarioParams(Params):
     def check(self) -> None:
         if self.distance is not None and self.distance > 12:
             raise ParamError("{distance} " + literal(f"{self.distance} is over 12 inches: no charge roll reaches it"))
+        self.scenario()  # the whole file read and checked now: a bad file is refused before any work
+
+    def scenario(self) -> Scenario | Volley:
+        """The scenario the file describes, with this question's overrides. O(the files'
+        sizes): reading and checking, not running."""
+        from ..profiles.scenario import load_scenario
+
+        return load_scenario(self.file.path, self.turns, self.distance, self.rounds)
 
 
 @define("scenario", None, ScenarioParams)
@@ -177,9 +185,7 @@ def scenario(p: ScenarioParams) -> Answer:
 
     Example: exactodds scenario examples/scenarios/assault_through_overwatch.toml
     """
-    from ..profiles.scenario import load_scenario
-
-    sc = load_scenario(p.file.path, p.turns, p.distance, p.rounds)
+    sc = p.scenario()
     query: dict[str, Any] = {"file": p.file.written, "turns": sc.turns}
     if isinstance(sc, Volley):
         return volley_answer(sc, query, p.stage)

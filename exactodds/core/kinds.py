@@ -159,11 +159,17 @@ class Text(Kind):
         return value
 
 
-class Many(Kind):
-    """Several values of one kind (a repeated option; a list in TOML)."""
+MAX_ITEMS = 1000
+"""The most values a list parameter takes unless it says fewer (:class:`Many`)."""
 
-    def __init__(self, item: Kind) -> None:
+
+class Many(Kind):
+    """Several values of one kind (a repeated option; a list in TOML), at most ``most``
+    of them: a longer list is refused from its length, before any value is converted."""
+
+    def __init__(self, item: Kind, most: int = MAX_ITEMS) -> None:
         self.item = item
+        self.most = most
 
 
     @property
@@ -172,6 +178,8 @@ class Many(Kind):
 
     def convert(self, value: Any, done: Mapping[str, Any]) -> tuple[Any, ...]:
         values = value if isinstance(value, (list, tuple)) else [value]
+        if len(values) > self.most:
+            raise KindError(f"{len(values):,} values is too many: at most {self.most:,} are allowed")
         return tuple(self.item.convert(v, done) for v in values)
 
     def key(self, value: tuple[Any, ...]) -> Any:

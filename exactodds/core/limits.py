@@ -177,6 +177,18 @@ def charge(terms: int, weight_bits: int = 0) -> None:
         check_size(-(-meter[0] // WORK_PER_STATE), f"{meter[2]} (counted as it ran)")
 
 
+MAX_COMPARED = 12
+"""The most questions one comparison answers side by side (``compare``): each is bounded on
+its own, and the whole comparison by their number, checked before any is answered."""
+
+
+def check_compared(count: int) -> None:
+    """Refuse, before answering any, a comparison of more than :data:`MAX_COMPARED` questions."""
+    if count > MAX_COMPARED:
+        raise TooLargeError(f"a comparison of {count:,} queries is too large: compare at most {MAX_COMPARED} "
+                            "at once (each is a column of the table)")
+
+
 def decimal_digits(n: int) -> int:
     """The number of decimal digits of ``abs(n)``, without converting it to text.
 

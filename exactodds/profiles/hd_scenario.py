@@ -10,6 +10,7 @@ from ..core import InputError
 from ..rules.hd.system import SYSTEM
 from ..rules.hd.volley import Volley
 from ..rules.hell_dorado import make_shot
+from ..rules.hell_dorado.shot import MAX_FIGHTERS
 from ..rules.scenario import MAX_TURNS
 from ..tomlfiles import between, no_unknown_keys, optional, require
 from .systems import ScenarioFiles, StepReader, register
@@ -49,6 +50,8 @@ def load_volley(doc: dict, path: Path, turns: int | None = None) -> Volley:
     melee = require(doc, "melee", dict, path)
     no_unknown_keys(melee, MELEE_KEYS, path, "melee")
     fighters = optional(melee, "engaged", list, path, "melee", default=[])
+    if len(fighters) > MAX_FIGHTERS:  # refused from the count, before any fighter is read
+        raise InputError(f"{path}: melee.engaged: {len(fighters):,} fighters is too many: at most {MAX_FIGHTERS}")
     names, defs, enemies = [], [], []
     for i, f in enumerate(fighters, 1):
         where = f"melee.engaged[{i}]"

@@ -5,7 +5,7 @@ A scenario file::
     system = "40k6"                  # optional: 40k6 (the default), hh3 or hd
     turns = 1                        # optional, 1-20: the steps repeated, state carried over
 
-    [units.marines]                  # a unit by name (letters, digits, _; not starting with a digit)
+    [units.marines]                  # a unit by name (letters, digits, _; starting with a letter)
     file = "units/tactical_squad.toml"   # a unit file, relative to this file
 
     [units.orks]                     # or the unit inline, as in a unit file
@@ -77,20 +77,18 @@ A scenario is of one system: a step of another system is refused.
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..core import InputError
 from ..rules.hd.volley import Volley
-from ..rules.scenario import MAX_TURNS, Scenario
+from ..rules.scenario import MAX_TURNS, Scenario, unit_name_problem
 from ..rules.systems import DEFAULT_SCENARIO_SYSTEM, RuleSystem, get as get_system, scenario_systems, systems
 from ..tomlfiles import between, load_toml, no_unknown_keys, optional, require
 from .systems import ScenarioFiles, files_of
 
 SCENARIO_KEYS = {"system", "turns", "units", "steps", "description"}
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _step(s: object, i: int, path: Path, system: RuleSystem, files: ScenarioFiles,
@@ -130,17 +128,35 @@ def _units(doc: dict, path: Path, files: ScenarioFiles) -> dict[str, Any]:
     units: dict[str, Any] = {}
     for name, u in tables.items():
         where = f"units.{name}"
-        if not _NAME.fullmatch(name):
-            raise InputError(f"{path}: {where}: a unit's name is letters, digits and _ (not starting with a digit)")
+        problem = unit_name_problem(name, list(tables))
+        if problem:
+            raise InputError(f"{path}: {where}: {problem}")
         if not isinstance(u, dict):
             raise InputError(f"{path}: {where} must be a table ([units.{name}])")
         if "file" in u:
             no_unknown_keys(u, {"file"}, path, where)
             file = require(u, "file", str, path, where)
-            units[name] = files.load_unit(path.parent / file if not Path(file).is_absolute() else Path(file))
+            units[name] = files.load_unit(unit_file(path, file))
         else:
             units[name] = files.unit_from_doc(u, path, name)
     return units
+
+
+def unit_file(scenario: Path, written: str) -> Path:
+    """Where a unit file named ``written`` in the scenario file ``scenario`` is: relative to
+    the scenario's folder unless absolute (``~`` is not expanded)."""
+    return Path(written) if Path(written).is_absolute() else scenario.parent / written
+
+
+def part_files(doc: dict, path: Path) -> list[tuple[str, Path]]:
+    """The files a scenario document names, as ``(where, path)``: each unit's ``file``
+    (``units.NAME.file``). The only strings of the file that are read as files; what is
+    not a table or not text is left to the reader to refuse. O(units)."""
+    units = doc.get("units")
+    if not isinstance(units, dict):
+        return []
+    return [(f"units.{name}.file", unit_file(path, u["file"])) for name, u in units.items()
+            if isinstance(u, dict) and isinstance(u.get("file"), str)]
 
 
 def load_scenario(path: str | Path, turns: int | None = None, distance: Fraction | None = None,

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import InputError
+from ..core.kinds import MAX_DIGITS, exact_decimal
 from ..rules.wh40k6.exchange import MAX_ROUNDS, Assault, Fight, MoraleCheck, Shoot
 from ..rules.wh40k6.steps import Regroup
 from ..rules.wh40k6.system import SYSTEM
@@ -34,7 +35,13 @@ def _inches(table: dict, key: str, path: Path, where: str, required: bool = Fals
                          "(e.g. 7, \"7.5\" or \"15/2\")")
     if isinstance(value, int) and value < 0:
         raise InputError(f"{path}: {where}.{key} = {value}: a distance is 0 inches or more")
-    return Fraction(value.strip()) if isinstance(value, str) else Fraction(value)
+    if isinstance(value, int):
+        return Fraction(value)
+    inches = exact_decimal(value)  # digits bounded before any number is built; no zero denominator
+    if inches is None:
+        raise InputError(f"{path}: {where}.{key} = {value!r:.40}: expected inches, a number 0 or more with at "
+                         f"most {MAX_DIGITS} digits and no zero denominator (e.g. 7, \"7.5\" or \"15/2\")")
+    return inches
 
 
 def _order(table: dict, path: Path, where: str) -> tuple[str, ...] | None:
@@ -51,9 +58,9 @@ def _focus(table: dict, path: Path, where: str) -> int | str | None:
     if value is None or value == "none":
         return value
     text = str(value).strip().removesuffix("+")
-    if not (text.isdigit() and 2 <= int(text) <= 6):
+    if text not in {"2", "3", "4", "5", "6"}:  # ASCII digits only: "٣" or "²" is not a number here
         raise InputError(f"{path}: {where}.focus_fire = {value!r:.40}: expected a cover save 2 to 6 or \"none\"")
-    return int(text)
+    return int(text)  # one ASCII digit, 2 to 6
 
 
 def _name_and_rounds(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) -> tuple[str, int]:

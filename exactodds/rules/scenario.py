@@ -22,6 +22,8 @@ step's cost from one world); equal worlds are merged after every step.
 
 from __future__ import annotations
 
+import keyword
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -76,6 +78,33 @@ TURN_CLEARED = ("charge failed", "pinned")
 """Statuses that last until the end of the turn only."""
 
 
+UNIT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+"""A unit's name: letters, digits and ``_``, starting with a letter (each unit gives the
+answer two fields, ``NAME`` and ``NAME_status``)."""
+
+
+def unit_name_problem(name: object, names: Sequence[str] = ()) -> str | None:
+    """Why ``name`` cannot name a unit among ``names`` (None if it can): not of
+    :data:`UNIT_NAME`, a Python keyword, or clashing with another unit's ``_status``
+    field. O(len(names))."""
+    if not isinstance(name, str) or not UNIT_NAME.fullmatch(name):
+        return "a unit's name is letters, digits and _, starting with a letter"
+    if keyword.iskeyword(name):
+        return f"{name!r} is a Python keyword; name the unit otherwise"
+    for other in names:
+        if name == f"{other}_status":
+            return f"{name!r} is the status field of the unit {other!r}; name the unit otherwise"
+    return None
+
+
+def check_unit_names(names: Sequence[str]) -> None:
+    """Refuse unit names the answer cannot carry (see :func:`unit_name_problem`). O(units^2)."""
+    for name in names:
+        problem = unit_name_problem(name, names)
+        if problem:
+            raise InputError(f"units.{name!s:.40}: {problem}")
+
+
 @dataclass(frozen=True)
 class Scenario:
     """Units by name (in order), steps in order, and the number of turns.
@@ -96,6 +125,7 @@ class Scenario:
         if not self.steps:
             raise InputError("a scenario needs at least one step")
         check_turns(self.turns)
+        check_unit_names(list(self.units))
         systems = [system_of(step) for step in self.steps]
         for i, system in enumerate(systems, 1):
             if system != systems[0]:

@@ -27,6 +27,9 @@ from .difficulty import attack_difficulty, parity_check_applies
 DEF_MIN, DEF_MAX = 1, 10
 """Allowed DEF values and range difficulties (a difficulty of 7+ cannot be hit on a d6)."""
 SIDES = 6
+MAX_FIGHTERS = 100
+"""The most engaged fighters, and the most candidates, a shot takes (a melee holds a few):
+a longer list is refused from its length, before any work."""
 POLICIES = ("odd-first", "even-first", "optimal")
 OBJECTIVES = ("p-target", "target-hits", "no-friendly-fire")
 """Objectives of the optimal reroll policy: P(the original target is hit),
@@ -100,16 +103,17 @@ class Shot(Params):
     dice: int = param(Count(1, what="a number of dice"), "Dice rolled (1 or more).")
     target_def: int = param(DEF, f"The target's DEF ({DEF_MIN}-{DEF_MAX}).")
     engaged_def: tuple[tuple[int, bool], ...] = param(
-        Many(FighterDef()), "DEF of a fighter the target engages (repeat for each; friend by default, "
-        "D:enemy if not).", ())
+        Many(FighterDef(), MAX_FIGHTERS), "DEF of a fighter the target engages (repeat for each, at most "
+        f"{MAX_FIGHTERS}; friend by default, D:enemy if not).", ())
     range_difficulty: int | None = param(Count(DEF_MIN, DEF_MAX, "a range difficulty"),
                                          "Difficulty imposed by the range.", None)
-    name: tuple[str, ...] = param(Many(Text()), "Recipient names: the target first, then each candidate, "
+    name: tuple[str, ...] = param(Many(Text(), 2 * MAX_FIGHTERS + 1), "Recipient names: the target first, then each candidate, "
                                   "then each engaged fighter, in order.", ())
     behind: bool = param(Flag(), "The target stands behind a melee (list the {candidate_def}; it may also "
                          "engage fighters of its own, {engaged_def}).", False)
     candidate_def: tuple[tuple[int, bool], ...] = param(
-        Many(FighterDef()), "Behind a melee: DEF of a fighter on the line of fire, or engaged by one (repeat).",
+        Many(FighterDef(), MAX_FIGHTERS), "Behind a melee: DEF of a fighter on the line of fire, or engaged by one "
+        f"(repeat, at most {MAX_FIGHTERS}).",
         ())
     elevated: bool = param(Flag(), "Shooter or target higher than the fighters between them: no parity check.",
                            False)
