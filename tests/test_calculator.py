@@ -564,3 +564,60 @@ def test_composite_answers_scenarios_and_cancelling(browser: object, server: str
     assert page.is_visible('[data-panel="0"] [data-name="firers"]')
     assert _longest_task(page) < _task_bound(), json.dumps(page.evaluate("window.eoLongTasks"))
     page.close()
+
+
+# ------------------------------------------------------- rosters and unit blocks, no browser
+ORK_ROSTER = ROOT / "examples" / "rosters" / "ork_boyz.rosz"
+
+
+def test_a_dropped_roster_is_imported_as_exactodds_import_does(tmp_path: Path) -> None:
+    import base64
+
+    res = webform.import_roster_data({"name": "ork_boyz.rosz",
+                                      "base64": base64.b64encode(ORK_ROSTER.read_bytes()).decode()})
+    assert res["ok"] and res["roster"] == "ork_boyz.rosz" and res["system"] == "40k6"
+    assert [(u["name"], u["file"], u["points"]) for u in res["units"]] == [("Klaw Boyz", "klaw_boyz.toml", 101),
+                                                                          ("Shoota Mob", "shoota_mob.toml", 84)]
+    assert "Klaw Boyz: rule not modelled: Mob Rule" in res["warnings"]
+    # the same files as the command line writes
+    r = subprocess.run([sys.executable, "-m", "exactodds", "import", str(ORK_ROSTER), "--out", str(tmp_path / "a")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert [u["text"] for u in res["units"]] == [(tmp_path / "a" / u["file"]).read_text() for u in res["units"]]
+    # an imported unit answers as a pasted unit file
+    run = webform.run({"system": "40k6", "command": "assault",
+                       "params": {"attacker": "pasted/attacker.toml", "distance": "7",
+                                  "defender": "examples/40k6/tactical_squad_mixed_weapons.toml"},
+                       "files": {"pasted/attacker.toml": res["units"][0]["text"]}})
+    assert run["ok"], run
+    assert [b["unit"] for b in run["units"]] == ["attacker", "defender"]
+    assert run["units"][0]["lines"][0] == "attacker: Klaw Boyz left (of 11)"  # 10 Boyz and their Nob
+
+
+@pytest.mark.parametrize(("request_", "message"), [
+    ({"name": "x.ros", "text": "hello"}, "x.ros: not a roster (not XML"),
+    ({"name": "x.rosz", "base64": "!!"}, "x.rosz: the file's content did not arrive whole"),
+    ({}, "no roster given"),
+    ({"name": 3, "text": "<a/>"}, "a roster's name is text, not int"),
+    ([], "a roster request is a JSON object"),
+])
+def test_a_bad_roster_is_one_line_naming_it(request_: object, message: str) -> None:
+    res = webform.import_roster_data(request_)
+    assert res["ok"] is False and message in res["message"] and "\n" not in res["message"]
+    assert json.loads(webform.import_roster_json(json.dumps(request_))) == res
+
+
+def test_engagement_answers_carry_the_command_lines_unit_blocks() -> None:
+    assault = {"attacker": "examples/40k6/ork_boyz_sluggas.toml",
+               "defender": "examples/40k6/tactical_squad_mixed_weapons.toml", "distance": "7", "rounds": "3"}
+    res = webform.run({"system": "40k6", "command": "assault", "params": assault})
+    cli = subprocess.run([sys.executable, "-m", "exactodds", "40k6", "assault", "--attacker", assault["attacker"],
+                          "--defender", assault["defender"], "--distance", "7", "--rounds", "3"],
+                         capture_output=True, text=True, cwd=ROOT)
+    printed = cli.stdout.splitlines()
+    blocks = [line for b in res["units"] for line in b["lines"]]
+    at = printed.index("attacker: Ork Boyz left (of 20)")
+    assert blocks == printed[at:at + len(blocks)] and printed[at + len(blocks)] == "most probable outcomes:"
+    # the charge fails with 5/12 (7 or more on 2D6 succeeds with 21/36)
+    assert "  P(charge failed)  5/12 ≈ 0.4167    P(at least 17 left)  0.5496" in res["units"][0]["lines"]
+    assert webform.run({"system": "pool", "params": {"n": "3", "hit": "4+"}})["units"] == []

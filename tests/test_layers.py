@@ -36,7 +36,7 @@ ALLOWED = {
     # the command line calls only the commands layer (and the other interfaces' commands)
     "cli": {"commands", "sweep", "validation", "comparison", "efficiency", "cli"},
     # the calculator page's forms and answers, and the Jupyter forms built on them
-    "webform": {"core", "render", "answer", "commands", "webform"},
+    "webform": {"core", "render", "units", "answer", "commands", "webform"},
     "widgets": {"core", "render", "answer", "commands", "webform", "widgets"},
 }
 CLICK_FREE = ("core", "dice", "rules", "tomlfiles", "profiles", "render", "symbolic", "units", "answer", "commands")

@@ -15,7 +15,8 @@ from typing import Any
 from ..answer import Answer
 from ..core import Dist, InputError
 from ..profiles import points
-from ..profiles.rosters import UnitFile, import_roster
+from ..profiles.rosters import SYSTEMS as ROSTER_SYSTEMS, UnitFile, import_roster
+from ..profiles.rosters.source import MAX_ROSTER_BYTES
 from ..tomlfiles import load_toml
 from .query import Query
 
@@ -98,4 +99,10 @@ def efficiency_figures(query: Query, answer: Answer) -> dict[str, Fraction]:
     return _hh3_shoot(query, answer)
 
 
-__all__ = ["ATTACKER_PARAMETER", "UnitFile", "attacker_points", "efficiency_figures", "import_roster"]
+def unit_system(unit: UnitFile) -> str:
+    """Our name of the system an imported unit file is written for (``40k6``, ``hh3``)."""
+    title = unit.system.casefold()
+    return next((ours for ours, (_, starts) in ROSTER_SYSTEMS.items() if title.startswith(starts)), "")
+
+
+__all__ = ["ATTACKER_PARAMETER", "MAX_ROSTER_BYTES", "UnitFile", "attacker_points", "efficiency_figures", "import_roster", "unit_system"]
