@@ -540,3 +540,20 @@ def read_roster_text(text: str) -> None:
         path = Path(d) / "r.ros"
         path.write_text(text, encoding="utf-8")
         read_roster(path)
+
+
+def test_per_points_of_a_horus_heresy_exchange_are_its_attack_on_the_target(tmp_path: Path) -> None:
+    """The target's losses in an exchange come from the attacker's fire alone (the return
+    fire strikes the attacker): its figures per points are those of the same shooting attack."""
+    assert cli("import", LEGION, "--out", tmp_path).exit_code == 0
+    attacker = tmp_path / "legion_tactical_squad.toml"
+    target = ROOT / "examples" / "hh3" / "unit_tactical_squad.toml"
+    queries = [f"hh3 exchange --attacker {attacker} --target {target}", f"hh3 shoot --attacker {attacker} --target {target}"]
+    r = cli("compare", "--per-points", "--query", queries[0], "--query", queries[1], "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    exchange, shoot = sorted(json.loads(r.stdout)["rows"], key=lambda row: row["label"])
+    assert exchange["points"] == shoot["points"] == 100
+    assert exchange["figures"] == shoot["figures"]
+    answer = Query("hh3", "shoot", {"attacker": str(attacker), "target": str(target)}).answer()
+    assert F(exchange["figures"]["mean casualties"]["per_100_points"]) == answer.mean
+    assert F(exchange["figures"]["P(destroy)"]["value"]) == F(answer.extras["destroyed"])

@@ -25,6 +25,7 @@ ATTACKER_PARAMETER: dict[tuple[str, str | None], str] = {
     ("40k6", "assault"): "attacker",
     ("40k6", "fire"): "attacker",
     ("hh3", "shoot"): "attacker",
+    ("hh3", "exchange"): "attacker",
 }
 """Questions with an attacking unit file -> the parameter naming it."""
 
@@ -96,7 +97,22 @@ def efficiency_figures(query: Query, answer: Answer) -> dict[str, Fraction]:
         start = _models(query.typed.defender)  # type: ignore[attr-defined]
         left = answer.dist.map(lambda s: s.defender)
         return {"mean casualties": start - left.mean(), "P(destroy)": _p(left, lambda n: n == 0)}
+    if key == ("hh3", "exchange"):
+        return _hh3_exchange(query, answer)
     return _hh3_shoot(query, answer)
+
+
+def _hh3_exchange(query: Query, answer: Answer) -> dict[str, Fraction]:
+    """The attacker's figures in an exchange of fire: the target's mean models lost
+    (vehicles destroyed, for a vehicle) and P(destroy), from the target's marginal. O(outcomes)."""
+    from ..profiles.hh3 import load_target
+
+    assert answer.units is not None
+    start = answer.units.get("target").size or 0
+    left = answer.marginal("target")
+    vehicle = load_target(query.typed.target).is_vehicle  # type: ignore[attr-defined]
+    return {"mean vehicles destroyed" if vehicle else "mean casualties": start - left.mean(),
+            "P(destroy)": left.pmf(0)}
 
 
 def unit_system(unit: UnitFile) -> str:
