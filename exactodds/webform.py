@@ -402,19 +402,20 @@ def answer_data(answer: Answer) -> dict[str, Any]:
             "mean": None if answer.mean is None else _exact(answer.mean),
             "mean_float": None if answer.mean is None else float(answer.mean),
             "mean_text": None if answer.mean is None else figure_text(answer.mean),
-            "extras": extras, "table": answer.to_table(), "marginals": marginals, "units": unit_blocks(answer)}
+            "extras": extras, "table": answer.to_table(), "marginals": marginals, **unit_blocks(answer)}
 
 
-def unit_blocks(answer: Answer) -> list[dict[str, Any]]:
+def unit_blocks(answer: Answer) -> dict[str, Any]:
     """A composite answer's per-unit blocks, as the command line prints them
-    (:func:`~exactodds.units.engagement_lines`): ``[{"unit": name, "lines": [...]}]``,
-    each block's heading first; ``[]`` for an answer of one unit. Cost: the blocks'
-    (one pass over the outcomes per unit)."""
+    (:func:`~exactodds.units.engagement_lines`): ``{"units": [{"unit": name, "lines":
+    [...]}], "covered": [...]}``, each block's heading first, and the extra figures the
+    blocks show (which the command line's table leaves out, as the page does); empty
+    lists for an answer of one unit. Cost: one pass over the outcomes per unit."""
     if not answer.composite:
-        return []
+        return {"units": [], "covered": []}
     from .units import engagement_lines
 
-    lines, _ = engagement_lines(answer)
+    lines, covered = engagement_lines(answer)
     names = list(answer.unit_names())
     blocks: list[dict[str, Any]] = []
     for line in lines:
@@ -425,7 +426,7 @@ def unit_blocks(answer: Answer) -> list[dict[str, Any]]:
             blocks[-1]["lines"].append(line)
         else:  # the joint outcomes follow the blocks
             break
-    return blocks
+    return {"units": blocks, "covered": sorted(covered)}
 
 
 def _marginals(items: list[tuple[Any, Fraction]]) -> list[dict[str, Any]]:

@@ -620,4 +620,63 @@ def test_engagement_answers_carry_the_command_lines_unit_blocks() -> None:
     assert blocks == printed[at:at + len(blocks)] and printed[at + len(blocks)] == "most probable outcomes:"
     # the charge fails with 5/12 (7 or more on 2D6 succeeds with 21/36)
     assert "  P(charge failed)  5/12 ≈ 0.4167    P(at least 17 left)  0.5496" in res["units"][0]["lines"]
+    assert "p_charge_fails" in res["covered"] and "p_destroyed" in res["covered"]  # left out of the figures
     assert webform.run({"system": "pool", "params": {"n": "3", "hit": "4+"}})["units"] == []
+
+
+@pytest.mark.browser
+def test_a_roster_on_the_page_gives_the_unit_pickers_its_units(browser: object, server: str, tmp_path: Path) -> None:
+    shots = Path(os.environ.get("EXACTODDS_SCREENSHOTS") or tmp_path)
+    requests: list[str] = []
+    page = _open(browser, server, requests)
+    page.click(".eo-roster summary")
+    # a .rosz chosen with the file input
+    page.set_input_files(".eo-roster-file", str(ORK_ROSTER))
+    page.wait_for_selector(".eo-roster-units li")
+    assert page.locator(".eo-roster-units li").all_inner_texts() == ["Klaw Boyz (101 points)", "Shoota Mob (84 points)"]
+    page.click(".eo-roster-warnings summary")
+    assert "Klaw Boyz: rule not modelled: Mob Rule" in page.inner_text(".eo-roster-warnings")
+    # its units are offered to the assault's attacker, answered as the command line answers them
+    page.select_option('[data-panel="0"] .eo-command', "40k6/assault")
+    options = page.evaluate("[...document.querySelectorAll('#eo-0-attacker option')].map(o => [o.value, o.textContent])")
+    klaw = next(v for v, t in options if t == "Klaw Boyz (101 pts, ork_boyz.rosz)")
+    page.select_option("#eo-0-attacker", klaw)
+    page.select_option("#eo-0-defender", ASSAULT["defender"])
+    page.fill("#eo-0-distance", "7")
+    page.fill("#eo-0-rounds", "3")
+    res = _answer(page)
+    assert res["ok"], res
+    r = subprocess.run([sys.executable, "-m", "exactodds", "import", str(ORK_ROSTER), "--out", str(tmp_path / "army")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    cli = subprocess.run([sys.executable, "-m", "exactodds", "40k6", "assault", "--attacker",
+                          str(tmp_path / "army" / "klaw_boyz.toml"), "--defender", ASSAULT["defender"],
+                          "--distance", "7", "--rounds", "3"], capture_output=True, text=True, cwd=ROOT)
+    assert cli.returncode == 0, cli.stderr
+    page.wait_for_selector('[data-panel="0"] .eo-unit-block[data-unit="defender"]')
+    shown = page.evaluate("[...document.querySelectorAll('[data-panel=\"0\"] .eo-unit-block')].map(b => b.textContent)")
+    printed = cli.stdout
+    assert len(shown) == 2 and all(block in printed for block in shown)
+    assert shown[0].startswith("attacker: Klaw Boyz left (of 11)\n  P(destroyed)")
+    page.wait_for_selector('[data-panel="0"] .eo-marginal')
+    assert page.evaluate("document.documentElement.scrollHeight") < 3000
+    _screenshot(page, shots / "calculator_roster.png")
+    # a .ros dropped on the drop zone
+    text = (ROOT / "examples" / "rosters" / "space_marines.ros").read_text(encoding="utf-8")
+    page.evaluate("""(text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], "space_marines.ros"));
+        document.querySelector(".eo-drop").dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }""", text)
+    page.wait_for_function("document.querySelectorAll('.eo-roster-out p').length && "
+                           "document.querySelector('.eo-roster-out p').textContent.startsWith('space_marines.ros')")
+    options = page.evaluate("[...document.querySelectorAll('#eo-0-defender option')].map(o => o.textContent)")
+    assert any(t.endswith("pts, space_marines.ros)") for t in options)
+    assert any(t.endswith("pts, ork_boyz.rosz)") for t in options)  # both rosters' units
+    # a bad roster, pasted: the one-line refusal on the page
+    page.fill(".eo-roster-text", "not a roster")
+    page.click(".eo-roster-import")
+    page.wait_for_selector(".eo-roster-error")
+    assert page.inner_text(".eo-roster-error") == "pasted.ros: not a roster (not XML: syntax error: line 1, column 0)"
+    assert "Traceback" not in page.inner_text("#exactodds-calculator")
+    page.close()

@@ -130,6 +130,7 @@
     el("label", {}, "Work limit (states) ", limitBox),
     el("label", {}, exactBox, " Show exact fractions"),
     el("button", { type: "button", class: "eo-copy-link", onclick: copyLink }, "Copy link"));
+
   // a roster (BattleScribe / New Recruit): imported by Python as `exactodds import` does;
   // its units are offered in the unit pickers of its system's forms, as pasted unit files
   const imported = []; // {uid, system, name, file, points, text, roster}
@@ -140,7 +141,7 @@
   const rosterDrop = el("div", { class: "eo-drop" }, "Drop a .ros or .rosz file here, or choose one: ", rosterFile);
   const rosterOut = el("div", { class: "eo-roster-out", role: "status" });
   const rosterBox = el("details", { class: "eo-roster" },
-    el("summary", {}, "Import a roster (BattleScribe or New Recruit, .ros or .rosz)"), rosterDrop, rosterText,
+    el("summary", {}, "Import a roster (.ros, .rosz)"), rosterDrop, rosterText,
     el("button", { type: "button", class: "eo-roster-import", onclick: () => importRoster({ name: "pasted.ros", text: rosterText.value }) },
       "Import the pasted roster"), rosterOut);
   rosterFile.addEventListener("change", () => { if (rosterFile.files[0]) readRoster(rosterFile.files[0]); });
@@ -151,7 +152,8 @@
     rosterDrop.classList.remove("eo-over");
     if (e.dataTransfer.files[0]) readRoster(e.dataTransfer.files[0]);
   });
-  root.replaceChildren(el("div", { class: "eo-status-line" }, status, cancelButton), toolbar, rosterBox, panelsBox, compareView, shareOut);
+  toolbar.append(rosterBox); // one line of the toolbar until opened
+  root.replaceChildren(el("div", { class: "eo-status-line" }, status, cancelButton), toolbar, panelsBox, compareView, shareOut);
   exactBox.addEventListener("change", () => {
     showExact = exactBox.checked;
     api.panels.forEach((p) => p.render());
@@ -396,7 +398,8 @@
         mean.dataset.exact = res.mean;
         figs.append(el("dt", {}, "mean"), el("dd", {}, mean));
       }
-      for (const [name, text] of res.extras) figs.append(el("dt", {}, name.replace(/_/g, " ")), el("dd", { "data-name": name }, V.figureNode(text, showExact)));
+      const covered = new Set(res.units && res.units.length ? res.covered : []); // shown in the unit blocks
+      for (const [name, text] of res.extras.filter(([n]) => !covered.has(n))) figs.append(el("dt", {}, name.replace(/_/g, " ")), el("dd", { "data-name": name }, V.figureNode(text, showExact)));
       parts.push(figs);
       if (res.numeric) {
         const kValue = this.k !== undefined && this.k !== "" ? this.k : String(Math.round(res.mean_float || 0));
