@@ -38,6 +38,8 @@ ALLOWED = {
     # the calculator page's forms and answers, and the Jupyter forms built on them
     "webform": {"core", "render", "units", "answer", "commands", "webform"},
     "widgets": {"core", "render", "answer", "commands", "webform", "widgets"},
+    # the calculator page's roster import, answered as the page's questions are
+    "webrosters": {"core", "commands", "webform", "webrosters"},
 }
 CLICK_FREE = ("core", "dice", "rules", "tomlfiles", "profiles", "render", "symbolic", "units", "answer", "commands")
 """Layers that never import click: the commands layer and everything below it (the

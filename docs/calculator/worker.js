@@ -1,9 +1,9 @@
 // The calculator's Python: Pyodide and exactodds run in this Web Worker, so the page
 // itself only draws. Messages in: {type: "start", base, manifest} once, then
 // {type: "run", id, request, entry} (entry "roster": a roster to import, answered by
-// exactodds.webform.import_roster_json; else a question). Messages out: {type: "status", text}, {type: "ready",
-// timings}, {type: "answer", id, text, ms} (text: exactodds.webform.run_json's JSON)
-// and {type: "failed", message}.
+// exactodds.webrosters.import_roster_json; else a question, by exactodds.webform.run_json).
+// Messages out: {type: "status", text}, {type: "ready", timings}, {type: "answer", id,
+// text, ms} (text: the JSON Python answered) and {type: "failed", message}.
 //
 // Start-up does its slow parts at the same time: the Pyodide runtime is compiled
 // while the memory snapshot (Python started, exactodds.webform imported: made by
@@ -64,7 +64,7 @@ async function start(base) {
   mark("files");
   runJson = pyodide.runPython("import importlib; importlib.invalidate_caches()\n"
     + "from exactodds.webform import run_json\nrun_json");
-  importRosterJson = pyodide.runPython("from exactodds.webform import import_roster_json\nimport_roster_json");
+  importRosterJson = pyodide.runPython("from exactodds.webrosters import import_roster_json\nimport_roster_json");
   mark("imported");
   postMessage({ type: "ready", timings });
   // the other wheels (sympy, mpmath, click), for exactodds.symbolic: after start-up

@@ -96,7 +96,7 @@ def _profile(element: ElementTree.Element, path: Path) -> Profile:
     for c in _children(element, "characteristics", "characteristic"):
         value = c.get("value")
         chars[c.get("name", "")] = _text(c) if value is None else " ".join(value.split())
-    return Profile(element.get("name", ""), element.get("typeName") or element.get("type", ""), chars)
+    return Profile(element.get("name", ""), element.get("typeName") or element.get("type") or "", chars)
 
 
 def _rule(element: ElementTree.Element) -> Rule:
