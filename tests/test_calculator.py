@@ -663,6 +663,20 @@ def test_a_roster_on_the_page_gives_the_unit_pickers_its_units(browser: object, 
     page.click(".eo-roster summary")  # closed, the roster box is one line of the toolbar
     assert page.evaluate("document.documentElement.scrollHeight") < 3000
     page.click(".eo-roster summary")
+    # a pasted scenario names the imported units by their files
+    scenario = (ROOT / "examples" / "scenarios" / "firefight.toml").read_text(encoding="utf-8")
+    scenario = scenario.replace("../40k6/ork_boyz_sluggas.toml", "klaw_boyz.toml").replace(
+        "../40k6/tactical_squad_mixed_weapons.toml", "shoota_mob.toml")
+    page.select_option('[data-panel="0"] .eo-command', "scenario")
+    page.select_option("#eo-0-file", "__paste__")
+    page.fill('[data-panel="0"] .eo-toml', scenario)
+    res = _answer(page)
+    assert res["ok"], res
+    (tmp_path / "army" / "scenario.toml").write_text(scenario)
+    cli = subprocess.run([sys.executable, "-m", "exactodds", "scenario", str(tmp_path / "army" / "scenario.toml"),
+                          "--format", "json"], capture_output=True, text=True)
+    assert cli.returncode == 0, cli.stderr
+    assert [Fraction(o["p"]) for o in json.loads(cli.stdout)["outcomes"]] == [Fraction(r["p"]) for r in res["rows"]]
     # a .ros dropped on the drop zone
     text = (ROOT / "examples" / "rosters" / "space_marines.ros").read_text(encoding="utf-8")
     page.evaluate("""(text) => {
@@ -672,6 +686,7 @@ def test_a_roster_on_the_page_gives_the_unit_pickers_its_units(browser: object, 
     }""", text)
     page.wait_for_function("document.querySelectorAll('.eo-roster-out p').length && "
                            "document.querySelector('.eo-roster-out p').textContent.startsWith('space_marines.ros')")
+    page.select_option('[data-panel="0"] .eo-command', "40k6/assault")
     options = page.evaluate("[...document.querySelectorAll('#eo-0-defender option')].map(o => o.textContent)")
     assert any(t.endswith("pts, space_marines.ros)") for t in options)
     assert any(t.endswith("pts, ork_boyz.rosz)") for t in options)  # both rosters' units

@@ -200,6 +200,8 @@
     rosterOut.replaceChildren(
       el("p", {}, `${res.roster}: ${mine.length} unit${mine.length === 1 ? "" : "s"} imported, offered in the unit pickers of the ${res.system} forms:`),
       el("ul", { class: "eo-roster-units" }, mine.map((u) => el("li", { "data-uid": u.uid }, `${u.name} (${u.points} points)`))),
+      el("p", { class: "eo-help" }, "A scenario pasted on the scenario form names them by their file: ",
+        el("code", {}, `file = "${mine.length ? mine[0].file : "UNIT.toml"}"`), "."),
       res.warnings.length ? el("details", { class: "eo-roster-warnings" },
         el("summary", {}, `${res.warnings.length} warning${res.warnings.length === 1 ? "" : "s"}: what could not be mapped (kept as comments in the unit files)`),
         el("ul", {}, res.warnings.map((w) => el("li", {}, w)))) : "");
@@ -340,6 +342,8 @@
         if (r.value !== undefined) params[name] = r.value;
       }
       const c = this.command;
+      // a pasted scenario may name the units of imported rosters: they are written beside it
+      if (c.id === "scenario" && Object.keys(files).length) for (const u of imported) files["pasted/" + u.file] = u.text;
       const req = { system: c.system, command: c.command, params, files };
       if (limitBox.value.trim()) req.max_states = limitBox.value.trim();
       return req;
