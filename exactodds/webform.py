@@ -402,7 +402,31 @@ def answer_data(answer: Answer) -> dict[str, Any]:
             "mean": None if answer.mean is None else _exact(answer.mean),
             "mean_float": None if answer.mean is None else float(answer.mean),
             "mean_text": None if answer.mean is None else figure_text(answer.mean),
-            "extras": extras, "table": answer.to_table(), "marginals": marginals}
+            "extras": extras, "table": answer.to_table(), "marginals": marginals, **unit_blocks(answer)}
+
+
+def unit_blocks(answer: Answer) -> dict[str, Any]:
+    """A composite answer's per-unit blocks, as the command line prints them
+    (:func:`~exactodds.units.engagement_lines`): ``{"units": [{"unit": name, "lines":
+    [...]}], "covered": [...]}``, each block's heading first, and the extra figures the
+    blocks show (which the command line's table leaves out, as the page does); empty
+    lists for an answer of one unit. Cost: one pass over the outcomes per unit."""
+    if not answer.composite:
+        return {"units": [], "covered": []}
+    from .units import engagement_lines
+
+    lines, covered = engagement_lines(answer)
+    names = list(answer.unit_names())
+    blocks: list[dict[str, Any]] = []
+    for line in lines:
+        head = line.split(":", 1)[0]
+        if not line.startswith(" ") and head in names:
+            blocks.append({"unit": head, "lines": [line]})
+        elif blocks and line.startswith(" "):
+            blocks[-1]["lines"].append(line)
+        else:  # the joint outcomes follow the blocks
+            break
+    return {"units": blocks, "covered": sorted(covered)}
 
 
 def _marginals(items: list[tuple[Any, Fraction]]) -> list[dict[str, Any]]:
@@ -476,13 +500,13 @@ def run_json(request: str) -> str:
     :data:`~exactodds.core.checks.MAX_NUMBER_DIGITS` digits is refused before it is
     parsed (the parser recurses, and converts digits in quadratic time)."""
     try:
-        data = _parse(request)
+        data = parse_request(request)
     except InputError as e:
         return json.dumps(refusal(e, None, {}))
     return json.dumps(run(data))
 
 
-def _parse(request: Any) -> Any:
+def parse_request(request: Any) -> Any:
     """JSON text as data, or an InputError saying why not. O(len(request))."""
     if not isinstance(request, str):
         raise InputError(f"a request is JSON text, not {type(request).__name__}")

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from exactodds import ask, webform
+from exactodds import ask, webform, webrosters
 from exactodds.commands import COMMANDS, Query
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -563,4 +563,137 @@ def test_composite_answers_scenarios_and_cancelling(browser: object, server: str
     page.select_option('[data-panel="0"] [data-name="rules"] .eo-item:last-child select', "gets-hot")
     assert page.is_visible('[data-panel="0"] [data-name="firers"]')
     assert _longest_task(page) < _task_bound(), json.dumps(page.evaluate("window.eoLongTasks"))
+    page.close()
+
+
+# ------------------------------------------------------- rosters and unit blocks, no browser
+ORK_ROSTER = ROOT / "examples" / "rosters" / "ork_boyz.rosz"
+
+
+def test_a_dropped_roster_is_imported_as_exactodds_import_does(tmp_path: Path) -> None:
+    import base64
+
+    res = webrosters.import_roster_data({"name": "ork_boyz.rosz",
+                                      "base64": base64.b64encode(ORK_ROSTER.read_bytes()).decode()})
+    assert res["ok"] and res["roster"] == "ork_boyz.rosz" and res["system"] == "40k6"
+    assert [(u["name"], u["file"], u["points"]) for u in res["units"]] == [("Klaw Boyz", "klaw_boyz.toml", 101),
+                                                                          ("Shoota Mob", "shoota_mob.toml", 84)]
+    assert "Klaw Boyz: rule not modelled: Mob Rule" in res["warnings"]
+    # the same files as the command line writes
+    r = subprocess.run([sys.executable, "-m", "exactodds", "import", str(ORK_ROSTER), "--out", str(tmp_path / "a")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert [u["text"] for u in res["units"]] == [(tmp_path / "a" / u["file"]).read_text() for u in res["units"]]
+    # an imported unit answers as a pasted unit file
+    run = webform.run({"system": "40k6", "command": "assault",
+                       "params": {"attacker": "pasted/attacker.toml", "distance": "7",
+                                  "defender": "examples/40k6/tactical_squad_mixed_weapons.toml"},
+                       "files": {"pasted/attacker.toml": res["units"][0]["text"]}})
+    assert run["ok"], run
+    assert [b["unit"] for b in run["units"]] == ["attacker", "defender"]
+    assert run["units"][0]["lines"][0] == "attacker: Klaw Boyz left (of 11)"  # 10 Boyz and their Nob
+
+
+@pytest.mark.parametrize(("request_", "message"), [
+    ({"name": "x.ros", "text": "hello"}, "x.ros: not a roster (not XML"),
+    ({"name": "x.rosz", "base64": "!!"}, "x.rosz: the file's content did not arrive whole"),
+    ({}, "no roster given"),
+    ({"name": 3, "text": "<a/>"}, "a roster's name is text, not int"),
+    ([], "a roster request is a JSON object"),
+])
+def test_a_bad_roster_is_one_line_naming_it(request_: object, message: str) -> None:
+    res = webrosters.import_roster_data(request_)
+    assert res["ok"] is False and message in res["message"] and "\n" not in res["message"]
+    assert json.loads(webrosters.import_roster_json(json.dumps(request_))) == res
+
+
+def test_engagement_answers_carry_the_command_lines_unit_blocks() -> None:
+    assault = {"attacker": "examples/40k6/ork_boyz_sluggas.toml",
+               "defender": "examples/40k6/tactical_squad_mixed_weapons.toml", "distance": "7", "rounds": "3"}
+    res = webform.run({"system": "40k6", "command": "assault", "params": assault})
+    cli = subprocess.run([sys.executable, "-m", "exactodds", "40k6", "assault", "--attacker", assault["attacker"],
+                          "--defender", assault["defender"], "--distance", "7", "--rounds", "3"],
+                         capture_output=True, text=True, cwd=ROOT)
+    printed = cli.stdout.splitlines()
+    blocks = [line for b in res["units"] for line in b["lines"]]
+    at = printed.index("attacker: Ork Boyz left (of 20)")
+    assert blocks == printed[at:at + len(blocks)] and printed[at + len(blocks)] == "most probable outcomes:"
+    # the charge fails with 5/12 (7 or more on 2D6 succeeds with 21/36)
+    assert "  P(charge failed)  5/12 ≈ 0.4167    P(at least 17 left)  0.5496" in res["units"][0]["lines"]
+    assert "p_charge_fails" in res["covered"] and "p_destroyed" in res["covered"]  # left out of the figures
+    assert webform.run({"system": "pool", "params": {"n": "3", "hit": "4+"}})["units"] == []
+
+
+@pytest.mark.browser
+def test_a_roster_on_the_page_gives_the_unit_pickers_its_units(browser: object, server: str, tmp_path: Path) -> None:
+    shots = Path(os.environ.get("EXACTODDS_SCREENSHOTS") or tmp_path)
+    requests: list[str] = []
+    page = _open(browser, server, requests)
+    page.click(".eo-roster summary")
+    # a .rosz chosen with the file input
+    page.set_input_files(".eo-roster-file", str(ORK_ROSTER))
+    page.wait_for_selector(".eo-roster-units li")
+    assert page.locator(".eo-roster-units li").all_inner_texts() == ["Klaw Boyz (101 points)", "Shoota Mob (84 points)"]
+    page.click(".eo-roster-warnings summary")
+    assert "Klaw Boyz: rule not modelled: Mob Rule" in page.inner_text(".eo-roster-warnings")
+    # its units are offered to the assault's attacker, answered as the command line answers them
+    page.select_option('[data-panel="0"] .eo-command', "40k6/assault")
+    options = page.evaluate("[...document.querySelectorAll('#eo-0-attacker option')].map(o => [o.value, o.textContent])")
+    klaw = next(v for v, t in options if t == "Klaw Boyz (101 pts, ork_boyz.rosz)")
+    page.select_option("#eo-0-attacker", klaw)
+    page.select_option("#eo-0-defender", ASSAULT["defender"])
+    page.fill("#eo-0-distance", "7")
+    page.fill("#eo-0-rounds", "3")
+    res = _answer(page)
+    assert res["ok"], res
+    r = subprocess.run([sys.executable, "-m", "exactodds", "import", str(ORK_ROSTER), "--out", str(tmp_path / "army")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    cli = subprocess.run([sys.executable, "-m", "exactodds", "40k6", "assault", "--attacker",
+                          str(tmp_path / "army" / "klaw_boyz.toml"), "--defender", ASSAULT["defender"],
+                          "--distance", "7", "--rounds", "3"], capture_output=True, text=True, cwd=ROOT)
+    assert cli.returncode == 0, cli.stderr
+    page.wait_for_selector('[data-panel="0"] .eo-unit-block[data-unit="defender"]')
+    shown = page.evaluate("[...document.querySelectorAll('[data-panel=\"0\"] .eo-unit-block')].map(b => b.textContent)")
+    printed = cli.stdout
+    assert len(shown) == 2 and all(block in printed for block in shown)
+    assert shown[0].startswith("attacker: Klaw Boyz left (of 11)\n  P(destroyed)")
+    page.wait_for_selector('[data-panel="0"] .eo-marginal')
+    _screenshot(page, shots / "calculator_roster.png")
+    page.click(".eo-roster summary")  # closed, the roster box is one line of the toolbar
+    assert page.evaluate("document.documentElement.scrollHeight") < 3000
+    page.click(".eo-roster summary")
+    # a pasted scenario names the imported units by their files
+    scenario = (ROOT / "examples" / "scenarios" / "firefight.toml").read_text(encoding="utf-8")
+    scenario = scenario.replace("../40k6/ork_boyz_sluggas.toml", "klaw_boyz.toml").replace(
+        "../40k6/tactical_squad_mixed_weapons.toml", "shoota_mob.toml")
+    page.select_option('[data-panel="0"] .eo-command', "scenario")
+    page.select_option("#eo-0-file", "__paste__")
+    page.fill('[data-panel="0"] .eo-toml', scenario)
+    res = _answer(page)
+    assert res["ok"], res
+    (tmp_path / "army" / "scenario.toml").write_text(scenario)
+    cli = subprocess.run([sys.executable, "-m", "exactodds", "scenario", str(tmp_path / "army" / "scenario.toml"),
+                          "--format", "json"], capture_output=True, text=True)
+    assert cli.returncode == 0, cli.stderr
+    assert [Fraction(o["p"]) for o in json.loads(cli.stdout)["outcomes"]] == [Fraction(r["p"]) for r in res["rows"]]
+    # a .ros dropped on the drop zone
+    text = (ROOT / "examples" / "rosters" / "space_marines.ros").read_text(encoding="utf-8")
+    page.evaluate("""(text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], "space_marines.ros"));
+        document.querySelector(".eo-drop").dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }""", text)
+    page.wait_for_function("document.querySelectorAll('.eo-roster-out p').length && "
+                           "document.querySelector('.eo-roster-out p').textContent.startsWith('space_marines.ros')")
+    page.select_option('[data-panel="0"] .eo-command', "40k6/assault")
+    options = page.evaluate("[...document.querySelectorAll('#eo-0-defender option')].map(o => o.textContent)")
+    assert any(t.endswith("pts, space_marines.ros)") for t in options)
+    assert any(t.endswith("pts, ork_boyz.rosz)") for t in options)  # both rosters' units
+    # a bad roster, pasted: the one-line refusal on the page
+    page.fill(".eo-roster-text", "not a roster")
+    page.click(".eo-roster-import")
+    page.wait_for_selector(".eo-roster-error")
+    assert page.inner_text(".eo-roster-error") == "pasted.ros: not a roster (not XML: syntax error: line 1, column 0)"
+    assert "Traceback" not in page.inner_text("#exactodds-calculator")
     page.close()

@@ -36,8 +36,10 @@ ALLOWED = {
     # the command line calls only the commands layer (and the other interfaces' commands)
     "cli": {"commands", "sweep", "validation", "comparison", "efficiency", "cli"},
     # the calculator page's forms and answers, and the Jupyter forms built on them
-    "webform": {"core", "render", "answer", "commands", "webform"},
+    "webform": {"core", "render", "units", "answer", "commands", "webform"},
     "widgets": {"core", "render", "answer", "commands", "webform", "widgets"},
+    # the calculator page's roster import, answered as the page's questions are
+    "webrosters": {"core", "commands", "webform", "webrosters"},
 }
 CLICK_FREE = ("core", "dice", "rules", "tomlfiles", "profiles", "render", "symbolic", "units", "answer", "commands")
 """Layers that never import click: the commands layer and everything below it (the

@@ -483,3 +483,77 @@ def test_melee_values_the_format_cannot_hold() -> None:
     assert found == [] and comments == ["Model: Axe: Strength 'D' cannot be read: not imported"]
     found, _ = _melee("Pistol", "4", "5")
     assert found == [("axe (close combat)", {"type": "melee", "strength": "user"})]
+
+
+# ------------------------------------------------- a BattleScribe 1.x export's shape
+NECRONS = ROOT / "tests" / "fixtures" / "rosters" / "necrons_bs115.ros"
+
+
+def test_battlescribe_1_rosters_file_units_under_categories() -> None:
+    """BattleScribe 1.x: selections under a force's categories, points as attributes,
+    profile types as ``type`` and values as ``value`` attributes."""
+    system, files, skipped = read_roster(NECRONS)
+    assert system == "40k6"
+    found = {stem: u for stem, u in files}
+    assert list(found) == ["necron_overlord", "immortals", "necron_monolith"]
+    assert skipped == ["Detachment-source: not a unit (no model profile): not imported"]
+    # points are each selection's own: 90 + 35 + 5 + 10, 170, 200 (the roster's 580)
+    assert [u.top["points"] for u in found.values()] == [140, 170, 200]
+    # the Overlord's profile sits on the unit, his Royal Court below: both are lines
+    overlord, lord = found["necron_overlord"].models
+    assert overlord == {"name": "Necron Overlord", "toughness": 5, "wounds": 3, "save": 3, "character": True,
+                        "look_out_sir": True, "ws": 4, "initiative": 2, "attacks": 3, "strength": 5,
+                        "leadership": 10, "melee": "warscythe"}
+    assert lord["name"] == "Necron Lord" and lord["wounds"] == 1 and lord["weapon"] == "gauntlet of fire"
+    assert found["necron_overlord"].weapons["warscythe"] == {"type": "melee", "strength": "+2", "ap": 1,
+                                                             "rules": ["armourbane"]}
+    immortal, = found["immortals"].models
+    assert immortal["count"] == 10 and immortal["save"] == 3 and immortal["weapon"] == "gauss blaster"
+    assert found["immortals"].weapons["gauss blaster"] == {"range": 24, "strength": 5, "ap": 4,
+                                                            "rules": ["rapid-fire"]}
+    assert found["necron_monolith"].models == [{"name": "Necron Monolith", "front": 14, "side": 14, "rear": 14,
+                                                "hull_points": 4}]
+    assert "Immortals: weapon gauss blaster: rule not modelled: Gauss" in found["immortals"].warnings
+
+
+def test_battlescribe_1_roster_imports_and_answers(tmp_path: Path) -> None:
+    r = cli("import", NECRONS, "--out", tmp_path / "army")
+    assert r.exit_code == 0, r.stderr
+    assert "warning: Necron Overlord: rule not modelled: Reanimation Protocols" in r.stderr
+    r = cli("40k6", "shoot", "--shots", "1", "--bs", "4", "--strength", "10", "--ap", "1",
+            "--target", tmp_path / "army" / "immortals.toml", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    # BS 4 hits on 3+ (2/3), S10 v T4 wounds on 2+ (5/6), AP1 leaves no save: 5/9
+    assert {o["outcome"]: o["p"] for o in json.loads(r.stdout)["outcomes"]} == {0: "4/9", 1: "5/9"}
+
+
+def test_an_empty_characteristic_is_named_as_it_is() -> None:
+    text = NECRONS.read_text(encoding="utf-8").replace('name="T" value="4"', 'name="T" value=""')
+    with pytest.raises(InputError, match=r"Necron Immortal: T = '' cannot be read as a toughness"):
+        read_roster_text(text)
+
+
+def read_roster_text(text: str) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "r.ros"
+        path.write_text(text, encoding="utf-8")
+        read_roster(path)
+
+
+def test_per_points_of_a_horus_heresy_exchange_are_its_attack_on_the_target(tmp_path: Path) -> None:
+    """The target's losses in an exchange come from the attacker's fire alone (the return
+    fire strikes the attacker): its figures per points are those of the same shooting attack."""
+    assert cli("import", LEGION, "--out", tmp_path).exit_code == 0
+    attacker = tmp_path / "legion_tactical_squad.toml"
+    target = ROOT / "examples" / "hh3" / "unit_tactical_squad.toml"
+    queries = [f"hh3 exchange --attacker {attacker} --target {target}", f"hh3 shoot --attacker {attacker} --target {target}"]
+    r = cli("compare", "--per-points", "--query", queries[0], "--query", queries[1], "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    exchange, shoot = sorted(json.loads(r.stdout)["rows"], key=lambda row: row["label"])
+    assert exchange["points"] == shoot["points"] == 100
+    assert exchange["figures"] == shoot["figures"]
+    answer = Query("hh3", "shoot", {"attacker": str(attacker), "target": str(target)}).answer()
+    assert F(exchange["figures"]["mean casualties"]["per_100_points"]) == answer.mean
+    assert F(exchange["figures"]["P(destroy)"]["value"]) == F(answer.extras["destroyed"])

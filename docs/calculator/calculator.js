@@ -57,13 +57,13 @@
     worker.postMessage({ type: "start", base: base.href });
   }
 
-  // one request to Python; answered in order
-  function ask(request) {
+  // one request to Python (entry "roster": a roster to import); answered in order
+  function ask(request, entry) {
     return new Promise((resolve) => {
       const id = py.next++;
       py.pending.set(id, { resolve });
       updateBusy();
-      py.ready.then(() => py.worker.postMessage({ type: "run", id, request }),
+      py.ready.then(() => py.worker.postMessage({ type: "run", id, request, entry }),
         (e) => { py.pending.delete(id); resolve({ res: { ok: false, error: "internal", message: String(e.message), fields: [] }, ms: 0 }); });
     }).finally(updateBusy);
   }
@@ -130,6 +130,29 @@
     el("label", {}, "Work limit (states) ", limitBox),
     el("label", {}, exactBox, " Show exact fractions"),
     el("button", { type: "button", class: "eo-copy-link", onclick: copyLink }, "Copy link"));
+
+  // a roster (BattleScribe / New Recruit): imported by Python as `exactodds import` does;
+  // its units are offered in the unit pickers of its system's forms, as pasted unit files
+  const imported = []; // {uid, system, name, file, points, text, roster}
+  let importedCount = 0;
+  const rosterFile = el("input", { type: "file", accept: ".ros,.rosz", class: "eo-roster-file", "aria-label": "Roster file" });
+  const rosterText = el("textarea", { class: "eo-roster-text", rows: "3", spellcheck: "false", "aria-label": "Roster text",
+    placeholder: "…or paste a roster's text (.ros: XML) here" });
+  const rosterDrop = el("div", { class: "eo-drop" }, "Drop a .ros or .rosz file here, or choose one: ", rosterFile);
+  const rosterOut = el("div", { class: "eo-roster-out", role: "status" });
+  const rosterBox = el("details", { class: "eo-roster" },
+    el("summary", {}, "Import a roster (.ros, .rosz)"), rosterDrop, rosterText,
+    el("button", { type: "button", class: "eo-roster-import", onclick: () => importRoster({ name: "pasted.ros", text: rosterText.value }) },
+      "Import the pasted roster"), rosterOut);
+  rosterFile.addEventListener("change", () => { if (rosterFile.files[0]) readRoster(rosterFile.files[0]); });
+  rosterDrop.addEventListener("dragover", (e) => { e.preventDefault(); rosterDrop.classList.add("eo-over"); });
+  rosterDrop.addEventListener("dragleave", () => rosterDrop.classList.remove("eo-over"));
+  rosterDrop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    rosterDrop.classList.remove("eo-over");
+    if (e.dataTransfer.files[0]) readRoster(e.dataTransfer.files[0]);
+  });
+  toolbar.append(rosterBox); // one line of the toolbar until opened
   root.replaceChildren(el("div", { class: "eo-status-line" }, status, cancelButton), toolbar, panelsBox, compareView, shareOut);
   exactBox.addEventListener("change", () => {
     showExact = exactBox.checked;
@@ -147,6 +170,44 @@
     updateHash();
   });
   limitBox.addEventListener("change", () => api.panels.forEach((p) => p.answer()));
+
+  function readRoster(file) {
+    file.arrayBuffer().then((buffer) => {
+      const bytes = new Uint8Array(buffer);
+      let bin = "";
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      importRoster({ name: file.name, base64: btoa(bin) });
+    });
+  }
+
+  function importRoster(request) {
+    rosterOut.replaceChildren("Importing " + request.name + "…");
+    return ask(request, "roster").then(({ res }) => {
+      showRoster(res);
+      if (!py.pending.size) setStatus("Ready.", false);
+      return res;
+    });
+  }
+
+  function showRoster(res) {
+    if (!res.ok) {
+      rosterOut.replaceChildren(el("div", { class: "eo-message eo-error eo-roster-error", role: "alert" }, res.message));
+      return;
+    }
+    for (let i = imported.length - 1; i >= 0; i--) if (imported[i].roster === res.roster) imported.splice(i, 1);
+    for (const u of res.units) imported.push({ ...u, uid: "r" + (++importedCount), roster: res.roster });
+    const mine = imported.filter((u) => u.roster === res.roster);
+    rosterOut.replaceChildren(
+      el("p", {}, `${res.roster}: ${mine.length} unit${mine.length === 1 ? "" : "s"} imported, offered in the unit pickers of the ${res.system} forms:`),
+      el("ul", { class: "eo-roster-units" }, mine.map((u) => el("li", { "data-uid": u.uid }, `${u.name} (${u.points} points)`))),
+      el("p", { class: "eo-help" }, "A scenario pasted on the scenario form names them by their file: ",
+        el("code", {}, `file = "${mine.length ? mine[0].file : "UNIT.toml"}"`), "."),
+      res.warnings.length ? el("details", { class: "eo-roster-warnings" },
+        el("summary", {}, `${res.warnings.length} warning${res.warnings.length === 1 ? "" : "s"}: what could not be mapped (kept as comments in the unit files)`),
+        el("ul", {}, res.warnings.map((w) => el("li", {}, w)))) : "");
+    api.panels.forEach((p) => Object.values(p.fields).forEach((f) => { if (f.spec.input === "file") f.refreshImported(); }));
+  }
+  api.importRoster = importRoster;
 
   function showCopied(text) {
     shareOut.value = text;
@@ -281,6 +342,8 @@
         if (r.value !== undefined) params[name] = r.value;
       }
       const c = this.command;
+      // a pasted scenario may name the units of imported rosters: they are written beside it
+      if (c.id === "scenario" && Object.keys(files).length) for (const u of imported) files["pasted/" + u.file] = u.text;
       const req = { system: c.system, command: c.command, params, files };
       if (limitBox.value.trim()) req.max_states = limitBox.value.trim();
       return req;
@@ -339,7 +402,8 @@
         mean.dataset.exact = res.mean;
         figs.append(el("dt", {}, "mean"), el("dd", {}, mean));
       }
-      for (const [name, text] of res.extras) figs.append(el("dt", {}, name.replace(/_/g, " ")), el("dd", { "data-name": name }, V.figureNode(text, showExact)));
+      const covered = new Set(res.units && res.units.length ? res.covered : []); // shown in the unit blocks
+      for (const [name, text] of res.extras.filter(([n]) => !covered.has(n))) figs.append(el("dt", {}, name.replace(/_/g, " ")), el("dd", { "data-name": name }, V.figureNode(text, showExact)));
       parts.push(figs);
       if (res.numeric) {
         const kValue = this.k !== undefined && this.k !== "" ? this.k : String(Math.round(res.mean_float || 0));
@@ -354,6 +418,10 @@
         k.addEventListener("input", upd);
         upd();
         parts.push(el("div", { class: "eo-pk" }, "P(X ≥ ", k, ") = ", out));
+      }
+      if (res.units && res.units.length) { // each unit's block, as the command line prints it
+        parts.push(el("div", { class: "eo-units" }, res.units.map((b) =>
+          el("pre", { class: "eo-unit-block", "data-unit": b.unit }, b.lines.join("\n")))));
       }
       if (res.marginals && res.marginals.length) {
         // drawn in a task of their own, after the figures: no single task draws it all
@@ -475,6 +543,7 @@
       this.fileSelect = el("select", { id: this.id, class: "eo-file" });
       for (const p of examples) this.fileSelect.append(el("option", { value: p }, p.split("/").pop()));
       this.fileSelect.append(el("option", { value: "__paste__" }, "Paste or edit TOML…"));
+      this.rosterGroup = null;
       this.text = el("textarea", { class: "eo-toml", rows: "10", spellcheck: "false", hidden: true, "aria-label": this.spec.label + " TOML" });
       if (file && typeof file.text === "string") {
         this.fileSelect.value = "__paste__";
@@ -500,8 +569,16 @@
         }
       };
       remember(this.fileSelect.value !== "__paste__" ? this.fileSelect.value : null);
+      this.refreshImported();
       this.fileSelect.addEventListener("change", () => {
-        if (this.fileSelect.value === "__paste__") {
+        const unit = this.importedUnit();
+        if (unit) { // a unit of an imported roster: as if its unit file were pasted
+          this.text.value = unit.text;
+          this.text.hidden = true;
+          this.lastExampleText = unit.text;
+          this.panel.updateConditions();
+          this.panel.answer();
+        } else if (this.fileSelect.value === "__paste__") {
           if (!this.text.value) this.text.value = this.lastExampleText || "";
           this.text.hidden = false;
         } else {
@@ -515,7 +592,30 @@
     }
 
     pasted() {
-      return this.spec.input === "file" && this.fileSelect.value === "__paste__";
+      return this.spec.input === "file" && (this.fileSelect.value === "__paste__" || !!this.importedUnit());
+    }
+
+    importedUnit() {
+      const m = /^__roster__:(.+)$/.exec(this.fileSelect.value);
+      return m ? imported.find((u) => u.uid === m[1]) || null : null;
+    }
+
+    // the units of imported rosters for this form's system, before "Paste or edit TOML…"
+    refreshImported() {
+      const keep = this.fileSelect.value;
+      const units = imported.filter((u) => u.system === this.panel.command.system);
+      if (this.rosterGroup) this.rosterGroup.remove();
+      this.rosterGroup = null;
+      if (units.length) {
+        this.rosterGroup = el("optgroup", { label: "Imported from a roster" },
+          units.map((u) => el("option", { value: "__roster__:" + u.uid }, `${u.name} (${u.points} pts, ${u.roster})`)));
+        this.fileSelect.insertBefore(this.rosterGroup, this.fileSelect.lastElementChild);
+      }
+      if ([...this.fileSelect.options].some((o) => o.value === keep)) this.fileSelect.value = keep;
+      else { // its roster was imported again: keep the unit file it gave, as pasted
+        this.fileSelect.value = "__paste__";
+        this.text.hidden = false;
+      }
     }
 
     // a vehicle's unit file (Armour Values and Hull Points), pasted or chosen

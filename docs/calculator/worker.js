@@ -1,8 +1,9 @@
 // The calculator's Python: Pyodide and exactodds run in this Web Worker, so the page
 // itself only draws. Messages in: {type: "start", base, manifest} once, then
-// {type: "run", id, request}. Messages out: {type: "status", text}, {type: "ready",
-// timings}, {type: "answer", id, text, ms} (text: exactodds.webform.run_json's JSON)
-// and {type: "failed", message}.
+// {type: "run", id, request, entry} (entry "roster": a roster to import, answered by
+// exactodds.webrosters.import_roster_json; else a question, by exactodds.webform.run_json).
+// Messages out: {type: "status", text}, {type: "ready", timings}, {type: "answer", id,
+// text, ms} (text: the JSON Python answered) and {type: "failed", message}.
 //
 // Start-up does its slow parts at the same time: the Pyodide runtime is compiled
 // while the memory snapshot (Python started, exactodds.webform imported: made by
@@ -13,6 +14,7 @@
 "use strict";
 
 let runJson = null;
+let importRosterJson = null;
 let started = null;
 const t0 = performance.now();
 const timings = {};
@@ -62,6 +64,7 @@ async function start(base) {
   mark("files");
   runJson = pyodide.runPython("import importlib; importlib.invalidate_caches()\n"
     + "from exactodds.webform import run_json\nrun_json");
+  importRosterJson = pyodide.runPython("from exactodds.webrosters import import_roster_json\nimport_roster_json");
   mark("imported");
   postMessage({ type: "ready", timings });
   // the other wheels (sympy, mpmath, click), for exactodds.symbolic: after start-up
@@ -87,12 +90,12 @@ self.onmessage = async (event) => {
     const begin = performance.now();
     let text;
     try {
-      text = runJson(JSON.stringify(msg.request));
+      text = (msg.entry === "roster" ? importRosterJson : runJson)(JSON.stringify(msg.request));
     } catch (e) {
       const line = e && e.message ? e.message.split("\n").filter((x) => x.trim()).slice(-1)[0] : String(e);
       text = JSON.stringify({ ok: false, error: "internal", message: "internal error: " + line, fields: [] });
     }
-    if (timings.firstAnswer === undefined) mark("firstAnswer");
+    if (timings.firstAnswer === undefined && msg.entry !== "roster") mark("firstAnswer");
     postMessage({ type: "answer", id: msg.id, text, ms: performance.now() - begin });
   }
 };

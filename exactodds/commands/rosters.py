@@ -15,7 +15,8 @@ from typing import Any
 from ..answer import Answer
 from ..core import Dist, InputError
 from ..profiles import points
-from ..profiles.rosters import UnitFile, import_roster
+from ..profiles.rosters import SYSTEMS as ROSTER_SYSTEMS, UnitFile, import_roster
+from ..profiles.rosters.source import MAX_ROSTER_BYTES
 from ..tomlfiles import load_toml
 from .query import Query
 
@@ -24,6 +25,7 @@ ATTACKER_PARAMETER: dict[tuple[str, str | None], str] = {
     ("40k6", "assault"): "attacker",
     ("40k6", "fire"): "attacker",
     ("hh3", "shoot"): "attacker",
+    ("hh3", "exchange"): "attacker",
 }
 """Questions with an attacking unit file -> the parameter naming it."""
 
@@ -95,7 +97,28 @@ def efficiency_figures(query: Query, answer: Answer) -> dict[str, Fraction]:
         start = _models(query.typed.defender)  # type: ignore[attr-defined]
         left = answer.dist.map(lambda s: s.defender)
         return {"mean casualties": start - left.mean(), "P(destroy)": _p(left, lambda n: n == 0)}
+    if key == ("hh3", "exchange"):
+        return _hh3_exchange(query, answer)
     return _hh3_shoot(query, answer)
 
 
-__all__ = ["ATTACKER_PARAMETER", "UnitFile", "attacker_points", "efficiency_figures", "import_roster"]
+def _hh3_exchange(query: Query, answer: Answer) -> dict[str, Fraction]:
+    """The attacker's figures in an exchange of fire: the target's mean models lost
+    (vehicles destroyed, for a vehicle) and P(destroy), from the target's marginal. O(outcomes)."""
+    from ..profiles.hh3 import load_target
+
+    assert answer.units is not None
+    start = answer.units.get("target").size or 0
+    left = answer.marginal("target")
+    vehicle = load_target(query.typed.target).is_vehicle  # type: ignore[attr-defined]
+    return {"mean vehicles destroyed" if vehicle else "mean casualties": start - left.mean(),
+            "P(destroy)": left.pmf(0)}
+
+
+def unit_system(unit: UnitFile) -> str:
+    """Our name of the system an imported unit file is written for (``40k6``, ``hh3``)."""
+    title = unit.system.casefold()
+    return next((ours for ours, (_, starts) in ROSTER_SYSTEMS.items() if title.startswith(starts)), "")
+
+
+__all__ = ["ATTACKER_PARAMETER", "MAX_ROSTER_BYTES", "UnitFile", "attacker_points", "efficiency_figures", "import_roster", "unit_system"]

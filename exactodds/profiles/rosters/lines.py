@@ -116,6 +116,18 @@ def _unit_alone(unit: Selection, loose: list[Selection], model_types: tuple[str,
     return _carve(profiles[0].name, max(unit.number, 1), profiles[0], loose, [])
 
 
+def _leader(unit: Selection, models: list[Selection], model_types: tuple[str, ...]) -> Profile | None:
+    """The unit's own model profile when it is a model besides the model selections
+    below it (BattleScribe 1.x puts a Necron Overlord's profile on the unit and his
+    Royal Court below): one model profile on the unit, named like no model below."""
+    own = [p for p in unit.profiles if p.type_name in model_types]
+    below = {m.name.casefold() for m in models}
+    below |= {p.name.casefold() for m in models for s in m.walk() for p in s.profiles if p.type_name in model_types}
+    if len(own) != 1 or own[0].name.casefold() in below:
+        return None
+    return own[0]
+
+
 def model_lines(unit: Selection, model_types: tuple[str, ...], weapon_types: tuple[str, ...],
                 where: str) -> tuple[list[Line], list[Selection]]:
     """The unit's model lines, and the weapon selections no line could take
@@ -128,8 +140,14 @@ def model_lines(unit: Selection, model_types: tuple[str, ...], weapon_types: tup
         for line in lines:
             line.rules, line.others = list(unit_rules), list(unit_others)
         return lines, []
-    biggest = max(models, key=lambda m: m.number)
     out: list[Line] = []
+    leader = _leader(unit, models, model_types)
+    if leader is not None:  # a character whose retinue sits below it: its own line, with its own weapons
+        out = _carve(leader.name, max(unit.number, 1), leader, loose, [])
+        for line in out:
+            line.rules, line.others = list(unit_rules), list(unit_others)
+        loose = []
+    biggest = max(models, key=lambda m: m.number)
     for m in models:
         below = m.walk()
         carried = [s for s in below if _is_weapon(s, weapon_types)]

@@ -90,10 +90,13 @@ def _text(element: ElementTree.Element) -> str:
 
 
 def _profile(element: ElementTree.Element, path: Path) -> Profile:
+    """A profile; BattleScribe 1.x writes its type as ``type`` and each value as a ``value``
+    attribute, BattleScribe 2 and New Recruit as ``typeName`` and the element's text."""
     chars: dict[str, str] = {}
     for c in _children(element, "characteristics", "characteristic"):
-        chars[c.get("name", "")] = _text(c)
-    return Profile(element.get("name", ""), element.get("typeName", ""), chars)
+        value = c.get("value")
+        chars[c.get("name", "")] = _text(c) if value is None else " ".join(value.split())
+    return Profile(element.get("name", ""), element.get("typeName") or element.get("type") or "", chars)
 
 
 def _rule(element: ElementTree.Element) -> Rule:
@@ -102,7 +105,14 @@ def _rule(element: ElementTree.Element) -> Rule:
 
 
 def _points(element: ElementTree.Element, path: Path, where: str) -> Fraction:
+    """The selection's own points: its ``costs`` of a points type, or (BattleScribe 1.x,
+    which writes no costs) its ``points`` attribute."""
     total = Fraction(0)
+    old = element.get("points")
+    if element.find(_NS + "costs") is None and old is not None:
+        if not _NUMBER.match(old):
+            raise InputError(f"{path}: {where}: points = {old!r:.40} is not a number")
+        return Fraction(old.strip())
     for c in _children(element, "costs", "cost"):
         if c.get("name", "").strip().lower() not in POINTS_COST_NAMES:
             continue
@@ -144,4 +154,7 @@ def roster_tree(root: ElementTree.Element, path: Path) -> Roster:
     units: list[Selection] = []
     for force in _forces(root):
         units.extend(_selection(s, path, "selection") for s in _children(force, "selections", "selection"))
+        # BattleScribe 1.x files a force's selections under its categories (HQ, Troops, ...)
+        for category in _children(force, "categories", "category"):
+            units.extend(_selection(s, path, "selection") for s in _children(category, "selections", "selection"))
     return Roster(root.get("name", path.stem), root.get("gameSystemName", ""), root.get("gameSystemId", ""), units)

@@ -116,7 +116,7 @@ def _model(line: Line, unit: UnitFile, where: str) -> dict:
     for key, field_name in (("T", "toughness"), ("W", "wounds")):
         value = stat(chars, key, where)
         if value is None:
-            raise InputError(f"{where}: {line.profile.name}: {key} = '-' cannot be read as a {field_name}")
+            raise InputError(f"{where}: {line.profile.name}: {key} = {chars[key]!r:.20} cannot be read as a {field_name}")
         doc[field_name] = value
     save = stat(chars, "Save", where, 2, 7)
     if save is not None and save <= 6:
