@@ -53,8 +53,23 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
 def _on_worlds(kernel: Kernel, a: int, d: int) -> Callable[[Dist], Dist]:
     """``kernel`` on engagements as a step on worlds (units ``a`` and ``d``):
     each world's engagement through the kernel, each outcome written back
-    into that world. O(sum of the kernel's answers)."""
-    return lambda dist: dist.then(lambda w: kernel(_engagement(w, a, d)), lambda w, e: _write(w, a, d, e))
+    into that world. O(sum of the kernel's answers) look-ups; a world of these
+    two units alone is built once per distinct outcome of the step (its other
+    units are none, so the outcome alone decides it), O(distinct outcomes)."""
+    def step(dist: Dist) -> Dist:
+        written: dict[Engagement, World] = {}
+
+        def join(w: World, e: Engagement) -> World:
+            if len(w.units) != 2:
+                return _write(w, a, d, e)
+            got = written.get(e)
+            if got is None:
+                got = written[e] = _write(w, a, d, e)
+            return got
+
+        return dist.then(lambda w: kernel(_engagement(w, a, d)), join)
+
+    return step
 
 
 def _unless_pinned(apply: Callable[[Dist], Dist], a: int) -> Callable[[Dist], Dist]:
