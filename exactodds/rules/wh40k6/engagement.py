@@ -187,7 +187,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         (:meth:`~.fight.Blows.round_weights`), then per state after them its
         ending (:func:`settled`), merged on the engagements' numbers:
         O(states after the blows x endings) integer multiply-adds."""
-        states, _ = blows.round_weights(FightState(cleared(e.attacker), cleared(e.defender)))
+        states, blows_total = blows.round_weights(FightState(cleared(e.attacker), cleared(e.defender)))
         parts = [(w, settled(att, dfd)) for (att, dfd), w in states.items()]
         lcm = 1
         for _, (_, total) in parts:
@@ -199,8 +199,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             for end, v in pairs:
                 out[end] = get(end, 0) + scale * v
         g = math.gcd(*out.values())
-        items = tuple((end, v // g) for end, v in out.items())
-        return items, sum(v for _, v in items)
+        return tuple((end, v // g) for end, v in out.items()), blows_total * lcm // g  # the weights' sum
 
     return RoundKernel(table, numbers)
 

@@ -146,6 +146,7 @@ class Blows:
         self.a = Striker(attacker, defender, charged, False, terrain)
         self.d = Striker(defender, attacker, False, charged)
         self._steps: dict[tuple, tuple[Step, ...]] = {}
+        self._inits: dict[tuple, list[int]] = {}
 
     def _plan(self, start: FightState) -> tuple[tuple, FightState]:
         """The key of a round from ``start`` (both choices, the models concussed
@@ -155,7 +156,13 @@ class Blows:
         return (self.a.choose(d_state), self.d.choose(a_state), a_slow, d_slow), FightState(a_state, d_state)
 
     def _initiatives(self, key: tuple) -> list[int]:
-        """The Initiative steps of a round with ``key`` (:meth:`_plan`), highest first."""
+        """The Initiative steps of a round with ``key`` (:meth:`_plan`), highest first. Memoised."""
+        got = self._inits.get(key)
+        if got is None:
+            got = self._inits[key] = self._initiatives_of(key)
+        return got
+
+    def _initiatives_of(self, key: tuple) -> list[int]:
         a_choice, d_choice, a_slow, d_slow = key
         concussive = self.a.concussive or self.d.concussive
         inits = (self.a.initiatives(a_choice, bool(a_slow) or concussive)
