@@ -171,13 +171,15 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     def settled(att: UnitState, dfd: UnitState) -> Table:
         """The combat result, the loser's morale test and the sweeping advance
         after the blows left ``att`` and ``dfd``: (number of the engagement after
-        the round, integer weight) pairs and their total. Memoised per (states,
-        test); O(1) when known."""
+        the round, integer weight) pairs and their total. The combat result
+        reads the unsaved wounds only through their difference, so this is
+        memoised per (states without their counters, difference): states
+        reached from different engagements share it. O(1) when known."""
         a, d = a_side(att), d_side(dfd)
-        falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
-        key = (a.state, d.state, falls)
+        key = (a.state, d.state, dfd.unsaved - att.unsaved)
         got = ends.get(key)
         if got is None:
+            falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
             got = ends[key] = (tuple((numbers.number(end_of_round(a, d, st)), v) for st, v in falls.weights().items()),
                                falls.denominator)
         return got
