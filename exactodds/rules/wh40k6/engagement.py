@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ...dice import d6
-from ..allocation import UnitState
+from ..allocation import Numbering, UnitState
 from .assault import check_distance, unit_charge_roll
 from .casualties import start_state
 from .fight import DEFENDER, NOBODY, Blows, FightState, Standing, combat_result, standing_of, who_falls_back
@@ -122,7 +122,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     per distinct unit state, O(models); each morale test and sweeping advance
     once per (result, Initiatives), O(36)). ``numbering``: the numbers its
     tables give the engagements (shared by the rounds of one assault)."""
-    numbers = Numbering() if numbering is None else numbering
+    numbers: Numbering[Engagement] = Numbering() if numbering is None else numbering
     blows = Blows(attacker, defender, charged, difficult_terrain)
     a_models, d_models = attacker.expanded(), defender.expanded()
 
@@ -208,25 +208,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
 
 Table = tuple[tuple[tuple[int, int], ...], int]
 """A kernel's answer as a plain table: ((number of an engagement, integer
-weight), ...) and their total (the numbers from a :class:`Numbering`)."""
-
-
-class Numbering:
-    """Engagements numbered in the order they first appear: tables merge on
-    these small integers (hashed in O(1)) instead of on the engagements."""
-
-    def __init__(self) -> None:
-        self._numbers: dict[Engagement, int] = {}
-        self.engagements: list[Engagement] = []
-        """The engagement of each number."""
-
-    def number(self, e: Engagement) -> int:
-        """The number of ``e`` (a new one the first time). O(1)."""
-        got = self._numbers.get(e)
-        if got is None:
-            got = self._numbers[e] = len(self.engagements)
-            self.engagements.append(e)
-        return got
+weight), ...) and their total (the numbers from a
+:class:`~exactodds.rules.allocation.Numbering`)."""
 
 
 class RoundKernel:
@@ -252,7 +235,7 @@ class RoundKernel:
     def __call__(self, e: Engagement) -> Dist:
         if not e.locked():
             return Dist.constant(e)
-        ends = self.numbering.engagements
+        ends = self.numbering.values
         return Dist.from_weights({ends[i]: v for i, v in self.table(e)[0]})
 
 
@@ -263,7 +246,7 @@ class Rounds:
     weight table, both numbering engagements alike (:attr:`numbering`)."""
 
     def __init__(self, attacker: Unit, defender: Unit, difficult_terrain: bool = False) -> None:
-        self.numbering = Numbering()
+        self.numbering: Numbering[Engagement] = Numbering()
         self.charging = fight_round(attacker, defender, True, difficult_terrain, self.numbering)
         self.continuing = fight_round(attacker, defender, False, numbering=self.numbering)
 

@@ -96,7 +96,7 @@ def _merge_tables(dist: Dist, rounds: Rounds, engagement: Callable[[World], Enga
         terms += len(pairs)
         alone = alone and len(w.units) == 2
     charge(terms, dist.denominator.bit_length() + lcm.bit_length())
-    ends = rounds.numbering.engagements
+    ends = rounds.numbering.values
     merged: dict[Any, int] = {}
     get = merged.get
     for w, weight, pairs, total in parts:
