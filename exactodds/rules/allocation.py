@@ -19,10 +19,10 @@ states number at most the unit's total wounds + 1 (times the counters).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..core import Dist, InputError, Kernel, iterate
 from ..dice import Target
@@ -89,6 +89,27 @@ class UnitState:
     def survivors(self) -> int:
         """How many models are left."""
         return sum(1 for w in self.wounds if w > 0)
+
+
+H = TypeVar("H", bound=Hashable)
+
+
+class Numbering(Generic[H]):
+    """Values numbered 0, 1, 2... in the order they first appear, so that merges
+    can key on small integers (hashed in O(1)) instead of on the values."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[H, int] = {}
+        self.values: list[H] = []
+        """The value of each number."""
+
+    def number(self, value: H) -> int:
+        """The number of ``value`` (a new one the first time). O(1)."""
+        got = self._numbers.get(value)
+        if got is None:
+            got = self._numbers[value] = len(self.values)
+            self.values.append(value)
+        return got
 
 
 Recipient = Callable[[UnitState], Dist]

@@ -109,6 +109,7 @@ class Striker:
         self._kernels: dict[tuple, IndexedKernel] = {}
         self._choices: dict[UnitState, Choice] = {}
         self._memo: dict[tuple, Dist] = {}
+        self._tables: dict[tuple, tuple] = {}
         self._passes: dict[tuple, list[Fraction]] = {}
         self._who: dict[tuple, tuple] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
@@ -202,6 +203,17 @@ class Striker:
         got = self._memo.get(key)
         if got is None:
             got = self._memo[key] = self._blows(who[0], choice, foe, who[2])
+        return got
+
+    def strike_table(self, initiative: int, own: UnitState, foe: UnitState, choice: Choice,
+                     slow: frozenset[int]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+        """:meth:`strike` as a table: ((target state, integer weight), ...) and
+        their total. Memoised on the same key as :meth:`strike`; O(1) when known."""
+        key = (initiative, own, foe, choice, slow)
+        got = self._tables.get(key)
+        if got is None:
+            d = self.strike(initiative, own, foe, choice, slow)
+            got = self._tables[key] = (tuple(d.weights().items()), d.denominator)
         return got
 
     def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
-from ..allocation import AllocModel, Damage, Recipient, UnitState, closest_first, wound_kernel
+from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, closest_first, wound_kernel
 from ...core.checks import whole_number
 from ..common import best_save, majority
 from .units import Melee, Model, Unit, require_type
@@ -198,17 +198,11 @@ class IndexedKernel:
 
     def __init__(self, kernel: Kernel) -> None:
         self._kernel = kernel
-        self._ids: dict = {}
-        self._states: list = []
+        numbering: Numbering[UnitState] = Numbering()
+        self._id = numbering.number
+        self._states = numbering.values
         self._memo: dict[int, Dist] = {}
         self._chains: dict[Dist, list[Dist]] = {}
-
-    def _id(self, state: UnitState) -> int:
-        i = self._ids.get(state)
-        if i is None:
-            i = self._ids[state] = len(self._states)
-            self._states.append(state)
-        return i
 
     def _step(self, i: int) -> Dist:
         d = self._memo.get(i)

@@ -12,6 +12,7 @@ distinct engagement, so a step costs (distinct engagements before it) x
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -20,7 +21,7 @@ from typing import NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ...dice import d6
-from ..allocation import UnitState
+from ..allocation import Numbering, UnitState
 from .assault import check_distance, unit_charge_roll
 from .casualties import start_state
 from .fight import DEFENDER, NOBODY, Blows, FightState, Standing, combat_result, standing_of, who_falls_back
@@ -107,7 +108,8 @@ class _Side(NamedTuple):
     """A model in play has And They Shall Know No Fear: a sweeping advance does not destroy it."""
 
 
-def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False) -> Kernel:
+def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False,
+                numbering: Numbering | None = None) -> RoundKernel:
     """One round of combat between locked units, as a kernel on
     :class:`Engagement`: the Initiative steps (as in
     :func:`~.fight.fight_pipeline`; ``charged``: the attacker charged this
@@ -118,7 +120,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     cost (distinct engagements) x (one fight's Initiative steps), then per
     distinct state after the blows O(1) (each unit's standing computed once
     per distinct unit state, O(models); each morale test and sweeping advance
-    once per (result, Initiatives), O(36))."""
+    once per (result, Initiatives), O(36)). ``numbering``: the numbers its
+    tables give the engagements (shared by the rounds of one assault)."""
+    numbers: Numbering[Engagement] = Numbering() if numbering is None else numbering
     blows = Blows(attacker, defender, charged, difficult_terrain)
     a_models, d_models = attacker.expanded(), defender.expanded()
 
@@ -154,36 +158,104 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                        else (d.initiative, a.initiative, a.fearless_of_sweeps))))
         return got
 
-    def after_blows(f: FightState) -> Dist:
-        """The combat result, the loser's morale test and the sweeping advance
-        after the blows: Dist over the statuses (attacker's, defender's)."""
-        a, d = a_side(f.attacker), d_side(f.defender)
-        return ending(who_falls_back(combat_result(a.standing, d.standing, f)), a, d)
-
-    def end_of_round(f: FightState, statuses: tuple[str, str]) -> Engagement:
+    def end_of_round(a: _Side, d: _Side, statuses: tuple[str, str]) -> Engagement:
         """The engagement after the round; a unit destroyed ends the combat."""
-        a, d = a_side(f.attacker), d_side(f.defender)
         sa, sd = statuses
         att, dfd = a.swept if sa == SWEPT else a.state, d.swept if sd == SWEPT else d.state
         if sa == LOCKED and not (any(att.wounds) and any(dfd.wounds)):
             return Engagement(att, dfd, READY, READY, False)
         return Engagement(att, dfd, sa, sd, False)
 
-    memo: dict[Engagement, Dist] = {}
+    ends: dict[tuple, Table] = {}
 
-    def kernel(e: Engagement) -> Dist:
-        if not e.locked():
-            return Dist.constant(e)
-        got = memo.get(e)
+    def settled(att: UnitState, dfd: UnitState) -> Table:
+        """The combat result, the loser's morale test and the sweeping advance
+        after the blows left ``att`` and ``dfd``: (number of the engagement after
+        the round, integer weight) pairs and their total. The combat result
+        reads the unsaved wounds only through their difference, so this is
+        memoised per (states without their counters, difference): states
+        reached from different engagements share it. O(1) when known."""
+        a, d = a_side(att), d_side(dfd)
+        key = (a.state, d.state, dfd.unsaved - att.unsaved)
+        got = ends.get(key)
         if got is None:
-            steps, start = blows.steps(FightState(cleared(e.attacker), cleared(e.defender)))
-            d = Dist.constant(start)
-            for step in steps:
-                d = step(d)
-            got = memo[e] = d.then(after_blows, end_of_round)
+            falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
+            got = ends[key] = (tuple((numbers.number(end_of_round(a, d, st)), v) for st, v in falls.weights().items()),
+                               falls.denominator)
         return got
 
-    return kernel
+    def table(e: Engagement) -> Table:
+        """The round from a locked engagement as a weight table: the blows
+        (:meth:`~.fight.Blows.round_weights`), then per state after them its
+        ending (:func:`settled`), merged on the engagements' numbers:
+        O(states after the blows x endings) integer multiply-adds."""
+        states, blows_total = blows.round_weights(FightState(cleared(e.attacker), cleared(e.defender)))
+        parts = [(w, settled(att, dfd)) for (att, dfd), w in states.items()]
+        lcm = 1
+        for _, (_, total) in parts:
+            lcm = math.lcm(lcm, total)
+        out: dict[int, int] = {}
+        get = out.get
+        for w, (pairs, total) in parts:
+            scale = w * (lcm // total)
+            for end, v in pairs:
+                out[end] = get(end, 0) + scale * v
+        g = math.gcd(*out.values())
+        return tuple((end, v // g) for end, v in out.items()), blows_total * lcm // g  # the weights' sum
+
+    return RoundKernel(table, numbers)
+
+
+Table = tuple[tuple[tuple[int, int], ...], int]
+"""A kernel's answer as a plain table: ((number of an engagement, integer
+weight), ...) and their total (the numbers from a
+:class:`~exactodds.rules.allocation.Numbering`)."""
+
+
+class RoundKernel:
+    """A fight round as a kernel on :class:`Engagement` (calling it gives a
+    :class:`Dist`) and as a weight table (:meth:`table`, what a step on
+    worlds merges without building a Dist per engagement). Engagements not
+    locked pass through; locked ones are memoised, O(1) when known."""
+
+    def __init__(self, locked_table: Callable[[Engagement], Table], numbering: Numbering) -> None:
+        self._locked_table = locked_table
+        self.numbering = numbering
+        self._tables: dict[Engagement, Table] = {}
+
+    def table(self, e: Engagement) -> Table:
+        """((number of the engagement after the round, weight), ...) and their total."""
+        if not e.locked():
+            return ((self.numbering.number(e), 1),), 1
+        got = self._tables.get(e)
+        if got is None:
+            got = self._tables[e] = self._locked_table(e)
+        return got
+
+    def __call__(self, e: Engagement) -> Dist:
+        if not e.locked():
+            return Dist.constant(e)
+        ends = self.numbering.values
+        return Dist.from_weights({ends[i]: v for i, v in self.table(e)[0]})
+
+
+class Rounds:
+    """The fight rounds of an assault between ``attacker`` and ``defender``: the
+    round of the charge (for an engagement whose charge was just made, through
+    ``difficult_terrain`` or not) or a further round, as a kernel and as a
+    weight table, both numbering engagements alike (:attr:`numbering`)."""
+
+    def __init__(self, attacker: Unit, defender: Unit, difficult_terrain: bool = False) -> None:
+        self.numbering: Numbering[Engagement] = Numbering()
+        self.charging = fight_round(attacker, defender, True, difficult_terrain, self.numbering)
+        self.continuing = fight_round(attacker, defender, False, numbering=self.numbering)
+
+    def table(self, e: Engagement) -> Table:
+        """The round's weight table (:meth:`RoundKernel.table`)."""
+        return (self.charging if e.just_charged else self.continuing).table(e)
+
+    def __call__(self, e: Engagement) -> Dist:
+        return (self.charging if e.just_charged else self.continuing)(e)
 
 
 def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None = None,
@@ -272,12 +344,7 @@ def assault_kernels(attacker: Unit, defender: Unit, distance: int | Fraction, ro
     if overwatch:
         kernels.append((OVERWATCH, overwatch_kernel(attacker, defender, order, d), ""))
     kernels.append((CHARGE, charge_kernel(attacker, d, difficult_terrain), ""))
-    charging = fight_round(attacker, defender, True, difficult_terrain)
-    continuing = fight_round(attacker, defender, False)
-
-    def fight(e: Engagement) -> Dist:
-        return (charging if e.just_charged else continuing)(e)
-
+    fight = Rounds(attacker, defender, difficult_terrain)
     for r in range(1, rounds + 1):
         kernels.append((f"round {r}", fight, "blows by Initiative, combat result, morale, sweeping advance"))
     return kernels

@@ -40,10 +40,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
+from math import gcd
 from typing import NamedTuple
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
-from ...core.limits import work_meter
+from ...core.limits import charge, work_meter
 from ..allocation import UnitState
 from .blows import CHARGE_BONUS, COUNTER_ATTACK_BONUS, RAGE_BONUS, Choice, Striker
 from .casualties import start_state
@@ -145,22 +146,82 @@ class Blows:
         self.a = Striker(attacker, defender, charged, False, terrain)
         self.d = Striker(defender, attacker, False, charged)
         self._steps: dict[tuple, tuple[Step, ...]] = {}
+        self._inits: dict[tuple, list[int]] = {}
+
+    def _plan(self, start: FightState) -> tuple[tuple, FightState]:
+        """The key of a round from ``start`` (both choices, the models concussed
+        in the previous round) and the state it starts from (marks taken off). O(models)."""
+        a_state, a_slow = _round_marks(start.attacker)
+        d_state, d_slow = _round_marks(start.defender)
+        return (self.a.choose(d_state), self.d.choose(a_state), a_slow, d_slow), FightState(a_state, d_state)
+
+    def _initiatives(self, key: tuple) -> list[int]:
+        """The Initiative steps of a round with ``key`` (:meth:`_plan`), highest first. Memoised."""
+        got = self._inits.get(key)
+        if got is None:
+            got = self._inits[key] = self._initiatives_of(key)
+        return got
+
+    def _initiatives_of(self, key: tuple) -> list[int]:
+        a_choice, d_choice, a_slow, d_slow = key
+        concussive = self.a.concussive or self.d.concussive
+        inits = (self.a.initiatives(a_choice, bool(a_slow) or concussive)
+                 | self.d.initiatives(d_choice, bool(d_slow) or concussive))
+        return sorted(inits, reverse=True)
 
     def steps(self, start: FightState) -> tuple[tuple[Step, ...], FightState]:
         """The Initiative steps of a round from ``start`` and the state they start
         from (marks of the previous round taken off). Memoised per (choices, concussed)."""
-        a_state, a_slow = _round_marks(start.attacker)
-        d_state, d_slow = _round_marks(start.defender)
-        a_choice, d_choice = self.a.choose(d_state), self.d.choose(a_state)
-        key = (a_choice, d_choice, a_slow, d_slow)
+        key, first = self._plan(start)
         got = self._steps.get(key)
         if got is None:
             concussive = self.a.concussive or self.d.concussive
-            inits = (self.a.initiatives(a_choice, bool(a_slow) or concussive)
-                     | self.d.initiatives(d_choice, bool(d_slow) or concussive))
-            got = self._steps[key] = tuple(self._step(i, a_choice, d_choice, a_slow, d_slow, concussive)
-                                           for i in sorted(inits, reverse=True))
-        return got, FightState(a_state, d_state)
+            got = self._steps[key] = tuple(self._step(i, *key, concussive) for i in self._initiatives(key))
+        return got, first
+
+    def round_weights(self, start: FightState) -> tuple[dict[tuple[UnitState, UnitState], int], int]:
+        """The blows of a whole round from ``start``: (attacker's state, defender's
+        state) after the last Initiative step -> integer weight over the returned
+        total, in the order :meth:`steps` would give them (weights not reduced).
+
+        Cost: per Initiative step, O(states x outcomes) big-integer multiply-adds
+        on plain dictionaries: each side's blows come from the memoised
+        :meth:`~.blows.Striker.strike_table` (one table per (step, strikers,
+        target state)), and no distribution is built between the steps. With
+        Concussive weapons the steps run as kernels (:meth:`steps`), the marks
+        settled after each."""
+        if self.a.concussive or self.d.concussive:
+            steps, first = self.steps(start)
+            d = Dist.constant(first)
+            for step in steps:
+                d = step(d)
+            return {(f.attacker, f.defender): w for f, w in d.weights().items()}, d.denominator
+        key, first = self._plan(start)
+        a_choice, d_choice, a_slow, d_slow = key
+        states: dict[tuple[UnitState, UnitState], int] = {(first.attacker, first.defender): 1}
+        total = 1
+        for i in self._initiatives(key):
+            parts = []
+            lcm, terms = 1, 0
+            for (att, dfd), w in states.items():
+                on_d, d_total = self.a.strike_table(i, att, dfd, a_choice, a_slow)
+                on_a, a_total = self.d.strike_table(i, dfd, att, d_choice, d_slow)
+                den = a_total * d_total
+                parts.append((w, den, on_a, on_d))
+                lcm = lcm * den // gcd(lcm, den)
+                terms += len(on_a) * len(on_d)
+            charge(terms, total.bit_length() + lcm.bit_length())
+            out: dict[tuple[UnitState, UnitState], int] = {}
+            get = out.get
+            for w, den, on_a, on_d in parts:  # O(terms): both sides' blows at once, casualties after
+                scale = w * (lcm // den)
+                for att, va in on_a:
+                    sa = scale * va
+                    for dfd, vd in on_d:
+                        k = (att, dfd)
+                        out[k] = get(k, 0) + sa * vd
+            states, total = out, total * lcm
+        return states, total
 
     def _step(self, i: int, a_choice: Choice, d_choice: Choice, a_slow: frozenset[int], d_slow: frozenset[int],
               concussive: bool) -> Step:

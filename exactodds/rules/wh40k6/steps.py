@@ -7,15 +7,19 @@ each step memoises its kernel per distinct state of the units it reads.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
+from ...core.limits import charge
 from ..allocation import UnitState
 from ..scenario import World
-from .engagement import FALLS_BACK, LOCKED, SWEPT, Engagement, assault_kernels, check_assault, fight_round
+from .engagement import (
+    FALLS_BACK, LOCKED, SWEPT, Engagement, Rounds, assault_kernels, check_assault,
+)
 from .firing import (
     Pinning, Sides, alive_per_line, can_shoot, cleared, fire_both_pipeline, fire_pipeline,
     gets_hot_unit, pinning_labels, settled, track_pinning, weapon_groups, weapon_order,
@@ -54,8 +58,61 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
 def _on_worlds(kernel: Kernel, a: int, d: int) -> Callable[[Dist], Dist]:
     """``kernel`` on engagements as a step on worlds (units ``a`` and ``d``):
     each world's engagement through the kernel, each outcome written back
-    into that world. O(sum of the kernel's answers)."""
-    return lambda dist: dist.then(lambda w: kernel(_engagement(w, a, d)), lambda w, e: _write(w, a, d, e))
+    into that world. O(sum of the kernel's answers) look-ups; a world of these
+    two units alone is built once per distinct outcome of the step (its other
+    units are none, so the outcome alone decides it), O(distinct outcomes).
+    The fight rounds (:class:`~.engagement.Rounds`) are merged from their
+    weight tables directly (:func:`_merge_tables`)."""
+    def step(dist: Dist) -> Dist:
+        written: dict[Engagement, World] = {}
+
+        def join(w: World, e: Engagement) -> World:
+            if len(w.units) != 2:
+                return _write(w, a, d, e)
+            got = written.get(e)
+            if got is None:
+                got = written[e] = _write(w, a, d, e)
+            return got
+
+        if isinstance(kernel, Rounds):
+            return _merge_tables(dist, kernel, lambda w: _engagement(w, a, d), join)
+        return dist.then(lambda w: kernel(_engagement(w, a, d)), join)
+
+    return step
+
+
+def _merge_tables(dist: Dist, rounds: Rounds, engagement: Callable[[World], Engagement],
+                  join: Callable[[World, Engagement], World]) -> Dist:
+    """``dist.then(rounds, join)`` from the rounds' weight tables: the same
+    distribution, its outcomes in the same order. O(sum of the tables' sizes)
+    big-integer multiply-adds (metered as :meth:`Dist.then` meters them), on
+    the engagements' numbers when every world holds the two units alone (each
+    outcome written into a world once), else on the worlds."""
+    parts = []
+    lcm, terms, alone = 1, 0, True
+    for w, weight in dist.weights().items():
+        pairs, total = rounds.table(engagement(w))
+        parts.append((w, weight, pairs, total))
+        lcm = math.lcm(lcm, total)
+        terms += len(pairs)
+        alone = alone and len(w.units) == 2
+    charge(terms, dist.denominator.bit_length() + lcm.bit_length())
+    ends = rounds.numbering.values
+    merged: dict[Any, int] = {}
+    get = merged.get
+    for w, weight, pairs, total in parts:
+        scale = weight * (lcm // total)
+        for i, v in pairs:
+            z = i if alone else join(w, ends[i])
+            merged[z] = get(z, 0) + scale * v
+    if not alone:
+        return Dist.from_weights(merged)
+    first = parts[0][0]
+    out: dict[World, int] = {}
+    for i, v in merged.items():
+        z = join(first, ends[i])
+        out[z] = out.get(z, 0) + v
+    return Dist.from_weights(out)
 
 
 def _unless_pinned(apply: Callable[[Dist], Dist], a: int) -> Callable[[Dist], Dist]:
@@ -293,15 +350,12 @@ class Fight(_Combat):
             raise InputError(f"{self.attacker} cannot fight itself")
         a, d = index[self.attacker], index[self.defender]
         ua, ud = _unit(units, self.attacker), _unit(units, self.defender)
-        charging, continuing = fight_round(ua, ud, True, self.difficult_terrain), fight_round(ua, ud, False)
+        round_kernel = Rounds(ua, ud, self.difficult_terrain)
 
         def engage(w: World) -> World:
             if not (w.units[a].alive() and w.units[d].alive()):
                 return w
             return w.put(a, w.units[a], CHARGING if self.charged else LOCKED).put(d, w.units[d], LOCKED)
-
-        def round_kernel(e: Engagement) -> Dist:
-            return (charging if e.just_charged else continuing)(e)
 
         steps = [Step.map("engage", engage, "both units locked in combat")]
         for r in range(1, self.rounds + 1):
