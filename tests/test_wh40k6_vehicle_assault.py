@@ -145,3 +145,35 @@ def test_a_vehicle_only_defends_an_assault(tmp_path: Path) -> None:
                   '[[steps]]\nkind = "morale"\nunit = "rhino"\n')
     run = _cli("scenario", str(sc))
     assert run.returncode == 2 and "can only be charged" in run.stderr
+
+
+def test_docs_figures_by_hand() -> None:
+    """The Rhino keeps its 3 Hull Points when the charge at 7" fails (5/12) or the Nob's
+    4 klaw blows all fail: still (1/6)^4, or (7/12)^4 when it moved at combat speed."""
+    run = _cli("40k6", "assault", "--attacker", "examples/40k6/ork_boyz_sluggas.toml", "--defender",
+               "examples/40k6/rhino.toml", "--distance", "7", "--format", "json")
+    defender = json.loads(run.stdout)["marginals"]["defender"]["outcomes"]
+    assert Fraction(next(o["p"] for o in defender if o["outcome"] == 3)) == \
+        Fraction(5, 12) + Fraction(7, 12) * Fraction(1, 6) ** 4 == Fraction(6487, 15552)
+    run = _cli("scenario", str(EX / "scenarios" / "orks_charge_rhino.toml"), "--format", "json")
+    rhino = json.loads(run.stdout)["marginals"]["rhino"]["outcomes"]
+    assert Fraction(next(o["p"] for o in rhino if o["outcome"] == 3)) == \
+        Fraction(5, 12) + Fraction(7, 12) * Fraction(7, 12) ** 4 == Fraction(120487, 248832)
+
+
+def test_hammer_of_wrath_is_ignored_without_a_charge(tmp_path: Path) -> None:
+    """Hammer of Wrath is a unit-file rule a unit keeps when it does not charge: a fight
+    without --attacker-charged answers as if the line did not have it."""
+    text = (EX / "40k6" / "assault_squad.toml").read_text()
+    assert '"hammer-of-wrath"' in text
+    plain = tmp_path / "plain.toml"
+    plain.write_text(text.replace('"hammer-of-wrath", ', "").replace(', "hammer-of-wrath"', "")
+                     .replace('"hammer-of-wrath"', ""))
+    assert "hammer" not in plain.read_text()
+    args = ["--defender", "examples/40k6/ork_boyz.toml", "--format", "json"]
+    with_rule = json.loads(_cli("40k6", "fight", "--attacker", "examples/40k6/assault_squad.toml", *args).stdout)
+    without = json.loads(_cli("40k6", "fight", "--attacker", str(plain), *args).stdout)
+    assert with_rule["outcomes"] == without["outcomes"]
+    charged = json.loads(_cli("40k6", "fight", "--attacker", "examples/40k6/assault_squad.toml", *args,
+                              "--attacker-charged").stdout)
+    assert charged["outcomes"] != without["outcomes"]
