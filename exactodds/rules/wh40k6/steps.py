@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any, ClassVar
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
@@ -74,6 +75,11 @@ def _unless_pinned(apply: Callable[[Dist], Dist], a: int) -> Callable[[Dist], Di
         return Dist.bernoulli(p, True, False).then(
             lambda held: dist.condition(pinned) if held else apply(dist.condition(lambda w: not pinned(w))))
     return step
+
+
+def _apply(kernel: Kernel, dist: Dist) -> Dist:
+    """``kernel`` applied to every world of ``dist``."""
+    return dist.then(kernel)
 
 
 def _unit(units: Mapping[str, Unit], name: str, vehicle: bool = False) -> Unit:
@@ -269,8 +275,7 @@ class Assault(_Combat):
         if isinstance(target, Vehicle):
             kernels = vehicle_assault_kernels(_unit(units, self.attacker), target, self.distance, a, d,
                                               self.vehicle_moved, self.difficult_terrain)
-            return [Step(name, _unless_pinned(lambda dist, k=kernel: dist.then(k), a), doc)
-                    for name, kernel, doc in kernels]
+            return [Step(name, _unless_pinned(partial(_apply, kernel), a), doc) for name, kernel, doc in kernels]
         if self.vehicle_moved != "none":
             raise InputError(f"vehicle_moved = {self.vehicle_moved!r} describes a charged vehicle, but "
                              f"{self.defender} is not a vehicle: leave it out")

@@ -81,7 +81,7 @@ def p_vehicle_hit(moved: str) -> Fraction:
 
 def _attack(strength: int, ap: int | None, rules: tuple[str, ...]) -> Shooting:
     """A blow as the shooting code's attack description (no to-hit roll)."""
-    return Shooting(0, strength, weapon_type="no-bs", ap=ap, rules=rules)
+    return Shooting(shots=0, strength=strength, weapon_type="no-bs", ap=ap, rules=rules)
 
 
 def _options(unit: Unit, j: int, terrain: bool) -> list[Strikes]:
