@@ -191,8 +191,8 @@ def test_small_messages() -> None:
     assert out.returncode == 2 and "'-' is not an AP: use a whole number from 1 to 6; leave --ap out for no AP" \
         in out.stderr
     out = run("40k6", "assault", "--attacker", "examples/40k6/ork_boyz.toml", "--defender", "examples/40k6/rhino.toml",
-              "--distance", "6")
-    assert out.returncode == 2 and "'Rhino' is a vehicle; vehicles are charged with the vehicle rules" in out.stderr
+              "--distance", "6", "--rounds", "2")
+    assert out.returncode == 2 and "a charged vehicle is not locked in combat, so there is one round" in out.stderr
     help_lines = run("--help").stdout.splitlines()
     at = next(i for i, line in enumerate(help_lines) if line.lstrip().startswith("scenario"))
     shown = [help_lines[at].split("scenario", 1)[1].strip()] + [line.strip() for line in help_lines[at + 1:at + 3]]

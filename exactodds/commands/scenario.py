@@ -18,6 +18,8 @@ from .params import ParamError, Params, literal, param
 from .registry import define
 
 DESTROYED, NOTHING = "destroyed", "-"
+KEPT = ("swept", "wrecked", "explodes")
+"""Statuses shown as they are even with nothing left (a unit swept away, a 40K vehicle's fate)."""
 
 
 def outcome_type(names: list[str]) -> Any:
@@ -36,7 +38,7 @@ def end_state(names: list[str], vehicles: frozenset[int] = frozenset()) -> Any:
         values: list[Any] = []
         for i, (s, status) in enumerate(zip(w.units, w.statuses, strict=True)):
             alive = s.survivors()
-            shown = status if status == "swept" else DESTROYED if not alive else status or NOTHING
+            shown = status if status in KEPT else DESTROYED if not alive else status or NOTHING
             values += [sum(s.wounds) if i in vehicles else alive, "locked" if shown == "charging" else shown]
         return kind(*values)
 

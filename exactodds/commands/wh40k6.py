@@ -368,22 +368,25 @@ class AssaultParams(rules.Assaulting, _AssaultUnits):
                               metavar="NAME")
 
     QUERY: ClassVar[Layout] = ("attacker", "defender", "distance", "rounds",
-                               ("overwatch", lambda p, *_: not p.no_overwatch), when("difficult_terrain"))
+                               ("overwatch", lambda p, *d: OMIT if d else not p.no_overwatch),
+                               when("difficult_terrain"), ("vehicle_moved", lambda p, *d: p.vehicle_moved if d else OMIT))
 
 
-def _vehicle_note(ref: ProfileRef) -> str | None:
-    """What to say when an assault's defender is a vehicle file (None otherwise)."""
-    from ..profiles.wh40k6 import load_target
+def _defender(ref: ProfileRef) -> Any:
+    """The charged unit's file: a unit with close-combat profiles, or a vehicle."""
+    from ..profiles.wh40k6 import load_target, load_unit
     from ..rules.wh40k6.vehicles import Vehicle
 
     try:
-        target = load_target(ref)
-    except InputError:
-        return None
-    if not isinstance(target, Vehicle):
-        return None
-    return (f"{ref.written}: {target.name!r} is a vehicle; vehicles are charged with the vehicle rules (hits on "
-            "its rear armour, no combat result), which the assault of units does not model: give a unit of models")
+        return ref.parsed(load_unit, True)
+    except InputError as e:
+        try:
+            target = ref.parsed(load_target)
+        except InputError:
+            target = None
+        if not isinstance(target, Vehicle):
+            raise ParamError("{defender} " + literal(e)) from None
+        return target
 
 
 @define("40k6", "assault", AssaultParams)
@@ -404,13 +407,19 @@ def assault(p: AssaultParams) -> Answer:
         a = p.attacker.parsed(load_unit, True)
     except InputError as e:
         raise ParamError("{attacker} " + literal(e)) from None
-    try:
-        d = p.defender.parsed(load_unit, True)
-    except InputError as e:
-        raise ParamError("{defender} " + literal(_vehicle_note(p.defender) or e)) from None
+    d = _defender(p.defender)
+    vehicle = getattr(d, "is_vehicle", False)
+    if vehicle and p.rounds != 1:
+        raise ParamError("{rounds} " + literal(f"{p.rounds}") + ": a charged vehicle is not locked in combat, so "
+                         "there is one round of blows; leave {rounds} at 1")
+    if not vehicle and p.vehicle_moved != "none":
+        raise ParamError("{vehicle_moved} " + literal(p.vehicle_moved) + " describes a charged vehicle, but the "
+                         "{defender} is a unit of models: leave it out")
     sc = Scenario({"attacker": a, "defender": d},
                   [Assault("attacker", "defender", p.distance, p.rounds, not p.no_overwatch, name="assault",
-                           difficult_terrain=p.difficult_terrain)])
+                           difficult_terrain=p.difficult_terrain, vehicle_moved=p.vehicle_moved)])
+    if vehicle:
+        return _vehicle_answer(p, sc)
     stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"
                                           else f"assault: {p.stage}")
     answer = scenario_answer(sc, described(p), stage)
@@ -424,3 +433,27 @@ def assault(p: AssaultParams) -> Answer:
         "p_defender_swept": end.prob(lambda x: x.defender_status == "swept"),
         "p_attacker_swept": end.prob(lambda x: x.attacker_status == "swept"),
         "p_still_locked": end.prob(lambda x: x.attacker_status == "locked")})
+
+
+def _vehicle_answer(p: AssaultParams, sc: Any) -> Answer:
+    """A charge at a vehicle: the joint (charger's models left and status, the
+    vehicle's Hull Points left and status), P(charge fails), P(wrecked),
+    P(explodes), P(immobilised) and the mean Hull Points left."""
+    from .scenario import scenario_answer
+
+    stage = None if p.stage is None else (p.stage if p.stage.startswith("assault: ") or p.stage == "start"
+                                          else f"assault: {p.stage}")
+    answer = scenario_answer(sc, described(p, sc.units["defender"]), stage)
+    end = answer.dist
+    extras = {
+        **answer.extras,
+        "p_charge_fails": answer.stages["assault: charge"].prob(lambda x: x.attacker_status == "charge failed"),
+        "p_wrecked": end.prob(lambda x: x.defender_status == "wrecked"),
+        "p_explodes": end.prob(lambda x: x.defender_status == "explodes"),
+        "p_immobilised": end.prob(lambda x: "immobilised" in x.defender_status),
+        "mean_hull_points_left": end.map(lambda x: x.defender).mean(),
+    }
+    del extras["mean_survivors"]["defender"]  # a vehicle's are its Hull Points
+    assert answer.units is not None  # a scenario's answer declares its units
+    shown = ("p_charge_fails", "p_wrecked", "p_explodes", "p_immobilised", "mean_hull_points_left")
+    return replace(answer, units=replace(answer.units, shown=shown), extras=extras)

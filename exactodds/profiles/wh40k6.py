@@ -292,7 +292,7 @@ def load_target(path: str | Path | ProfileRef, melee: bool = False) -> Unit | Ve
     no_unknown_keys(doc, UNIT_KEYS, p)
     points(doc, p)
     if melee:
-        raise InputError(f"{p}: is a vehicle; fighting vehicles is not modelled")
+        raise InputError(f"{p}: is a vehicle; a vehicle does not fight back (it can only be charged: 40k6 assault)")
     if len(lines) != 1:
         raise InputError(f"{p}: a vehicle file has one [[models]] line (squadrons are not modelled), not {len(lines)}")
     m, where = lines[0], "models[1]"

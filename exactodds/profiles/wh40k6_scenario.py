@@ -16,11 +16,12 @@ from ..core.kinds import MAX_DIGITS, exact_decimal
 from ..rules.wh40k6.exchange import MAX_ROUNDS, Assault, Fight, MoraleCheck, Shoot
 from ..rules.wh40k6.steps import Regroup
 from ..rules.wh40k6.system import SYSTEM
+from ..rules.wh40k6.tables import VEHICLE_MOVED
 from ..rules.wh40k6.traits import RANGES
 from ..tomlfiles import between, optional, require
 from . import choice
 from .systems import ScenarioFiles, StepReader, register
-from .wh40k6 import load_unit, unit_from_doc
+from .wh40k6 import load_target, unit_from_doc
 
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?|[0-9]+/[0-9]+")
 
@@ -91,7 +92,8 @@ def read_assault(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) 
     return Assault(require(s, "attacker", str, path, where), require(s, "defender", str, path, where),
                    distance, rounds, optional(s, "overwatch", bool, path, where, default=True),
                    _order(s, path, where), name,
-                   difficult_terrain=optional(s, "difficult_terrain", bool, path, where, default=False))
+                   difficult_terrain=optional(s, "difficult_terrain", bool, path, where, default=False),
+                   vehicle_moved=choice(s, "vehicle_moved", tuple(VEHICLE_MOVED), path, where) or "none")
 
 
 def read_fight(s: dict, path: Path, where: str, overrides: Mapping[str, Any]) -> Fight:
@@ -120,13 +122,13 @@ FILES = register(ScenarioFiles(
         "shoot": StepReader(frozenset({"unit", "target", "range", "distance", "order", "focus_fire", "moved",
                                        "snap", "morale"}), read_shoot),
         "assault": StepReader(frozenset({"attacker", "defender", "distance", "rounds", "overwatch", "order",
-                                          "difficult_terrain"}),
+                                          "difficult_terrain", "vehicle_moved"}),
                               read_assault),
         "fight": StepReader(frozenset({"attacker", "defender", "charged", "rounds", "difficult_terrain"}),
                             read_fight),
         "morale": StepReader(frozenset({"unit", "modifier"}), read_morale),
         "regroup": StepReader(frozenset({"unit"}), read_regroup),
     },
-    load_unit=load_unit,
+    load_unit=load_target,
     unit_from_doc=lambda table, path, name: unit_from_doc(table, path, default_name=name),
 ))

@@ -9,7 +9,7 @@ saves, the shooting pipeline, Overwatch), :mod:`.casualties` (who takes each
 wound), :mod:`.assault` (the charge roll), :mod:`.melee` (close-combat
 weapons), :mod:`.blows` (one side's blows in a fight round: weapon choice,
 Hammer of Wrath, Concussive), :mod:`.fight` (the fight sub-phase),
-:mod:`.morale` (morale tests).
+:mod:`.morale` (morale tests), :mod:`.vehicle_assault` (a charged vehicle).
 """
 
 from .attack import Attacked, hit_attack, shooting_attack, unit_fire

@@ -32,7 +32,7 @@ from ...dice.kinds import SaveOrNone, SaveRoll
 from ..kinds import DiceExpr, ShotPair
 from ..random_count import DiceCount
 from .assault import CHARGE_ROLLS
-from .tables import FACINGS
+from .tables import FACINGS, VEHICLE_MOVED
 from .traits import FIRE_MODES, POISONED_DEFAULT, RANGES, WEAPON_RULES
 
 WEAPON_TYPES = ("normal", "template", "blast", "artillery", "no-bs")
@@ -347,6 +347,8 @@ class Assaulting(Params):
     no_overwatch: bool = param(Flag(), "The charged unit does not fire Overwatch.", False)
     difficult_terrain: bool = param(Flag(), "The charge goes through difficult terrain: 3D6 charge roll, the "
                                     "highest discarded; Initiative 1 without assault grenades.", False)
+    vehicle_moved: str = param(Choice(tuple(VEHICLE_MOVED)), "A charged vehicle's move in its last turn: none "
+                               "(blows hit automatically), combat (4+) or flat-out (6+).", "none")
 
     def check(self) -> None:
         super().check()

@@ -30,7 +30,7 @@ MELEE_ONLY_RULES: dict[str, str] = {
     "specialist-weapon": "no +1 Attack for two weapons unless both are Specialist Weapons",
     "concussive": "a model that takes an unsaved wound from it and survives strikes at Initiative 1 "
                   "until the end of the next fight round",
-    "armourbane": "2D6 armour penetration against vehicles (fighting vehicles is not modelled)",
+    "armourbane": "2D6 armour penetration against vehicles (a charged vehicle)",
 }
 """Weapon rules that only close-combat weapons have."""
 

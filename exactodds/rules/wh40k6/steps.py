@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any, ClassVar
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
@@ -27,6 +28,8 @@ from .firing import (
 from .morale import FAIL, NO_FEAR, leadership_in_play, p_fails_test, rules_in_play, test_against
 from .phases import can_test, end_of_phase, note_start
 from .units import Unit
+from .vehicle_assault import refuse_vehicle, vehicle_assault_kernels
+from .vehicles import Vehicle
 
 # --------------------------------------------------------------------------- steps of a scenario
 # Each spec builds pipeline steps on worlds (:class:`~exactodds.rules.scenario.World`):
@@ -132,13 +135,23 @@ def _unless_pinned(apply: Callable[[Dist], Dist], a: int) -> Callable[[Dist], Di
     return step
 
 
-def _unit(units: Mapping[str, Unit], name: str) -> Unit:
+def _apply(kernel: Kernel, dist: Dist) -> Dist:
+    """``kernel`` applied to every world of ``dist``."""
+    return dist.then(kernel)
+
+
+def _unit(units: Mapping[str, Unit], name: str, vehicle: bool = False) -> Unit:
+    """The unit ``name``; a vehicle only where ``vehicle`` (an assault's defender)."""
+    if not vehicle:
+        refuse_vehicle(units[name], name)
     return units[name]
 
 
 def _attacks(u: Unit) -> int:
     """A bound on the blows a unit strikes in one round: (its models' most
     attacks + 2) per model. O(model lines)."""
+    if isinstance(u, Vehicle):
+        return 0  # a vehicle does not strike
     return sum(((m.melee.most_attacks() if m.melee else 0) + 2) * m.count for m in u.models)
 
 
@@ -315,12 +328,22 @@ class Assault(_Combat):
     difficult_terrain: bool = False
     """The charge goes through difficult terrain (3D6 charge roll, the highest
     discarded; chargers without assault grenades strike at Initiative 1)."""
+    vehicle_moved: str = "none"
+    """How a charged vehicle moved in its last turn (:mod:`.vehicle_assault`)."""
     system: ClassVar[str] = SYSTEM
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         if self.attacker == self.defender:
             raise InputError(f"{self.attacker} cannot charge itself")
         a, d = index[self.attacker], index[self.defender]
+        target = _unit(units, self.defender, vehicle=True)
+        if isinstance(target, Vehicle):
+            kernels = vehicle_assault_kernels(_unit(units, self.attacker), target, self.distance, a, d,
+                                              self.vehicle_moved, self.difficult_terrain)
+            return [Step(name, _unless_pinned(partial(_apply, kernel), a), doc) for name, kernel, doc in kernels]
+        if self.vehicle_moved != "none":
+            raise InputError(f"vehicle_moved = {self.vehicle_moved!r} describes a charged vehicle, but "
+                             f"{self.defender} is not a vehicle: leave it out")
         kernels = assault_kernels(_unit(units, self.attacker), _unit(units, self.defender), self.distance,
                                   self.rounds, self.overwatch, self.order, self.difficult_terrain)
         return [Step(name, _unless_pinned(_on_worlds(kernel, a, d), a), doc or kernel.__doc__ or "")

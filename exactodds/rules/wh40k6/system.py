@@ -11,23 +11,39 @@ from .casualties import start_state
 from .phases import mark_phases
 from .steps import SYSTEM as NAME, Assault, Fight, MoraleCheck, Regroup, Shoot
 from .units import Unit
+from .vehicle_assault import refuse_vehicle
+from .vehicles import STATUSES, Vehicle
 
 
-def start(unit: Unit) -> tuple[UnitState, str]:
+def start(unit: Unit | Vehicle) -> tuple[UnitState, str]:
     """A unit when a scenario starts: each model at its ``wounds_left`` (or full),
-    no status. O(models)."""
+    no status; a vehicle: its Hull Points left as one model's wounds. O(models)."""
+    if isinstance(unit, Vehicle):
+        return UnitState((unit.hull_points if unit.hull_left is None else unit.hull_left,)), ""
     return start_state(unit), ""
 
 
-def unit_states(unit: Unit) -> int:
-    """A bound on one unit's distinct states in a scenario: its total wounds + 1."""
+def unit_states(unit: Unit | Vehicle) -> int:
+    """A bound on one unit's distinct states in a scenario: its total wounds + 1
+    (a vehicle: its Hull Points x its sets of damage results, + wrecked and explodes)."""
+    if isinstance(unit, Vehicle):
+        return unit.hull_points * 2 ** len(STATUSES) + 2
     return sum(m.wounds * m.count for m in unit.models) + 1
+
+
+def check_vehicles(sc: Any) -> None:
+    """Refuse a vehicle anywhere but as the defender of an assault step. O(steps)."""
+    for step in sc.steps:
+        for name in step.units_named():
+            if not (isinstance(step, Assault) and name == step.defender):
+                refuse_vehicle(sc.units[name], name)
 
 
 def scenario_work(sc: Any) -> int:
     """A bound on a scenario's work: the joint states (the product over the units
     of :func:`unit_states`) x the sum of the steps' branching (their outcomes
     from one world) x the turns."""
+    check_vehicles(sc)
     joint = 1
     for u in sc.units.values():
         joint *= unit_states(u)

@@ -108,3 +108,12 @@ ARMOUR_VALUES = range(10, 15)
 
 FACINGS = ("front", "side", "rear")
 """The armour facings a shot can hit."""
+
+VEHICLE_MOVED: dict[str, str] = {
+    "none": "did not move in its last turn: blows hit it automatically",
+    "combat": "moved at combat speed: blows hit it on 4+",
+    "flat-out": "moved flat out: blows hit it on 6+",
+}
+"""How a vehicle without Weapon Skill moved in its last turn, and what blows need to hit it."""
+VEHICLE_HIT_ON: dict[str, int | None] = {"none": None, "combat": 4, "flat-out": 6}
+"""The D6 a blow needs to hit a vehicle without Weapon Skill (None: it hits automatically)."""

@@ -20,7 +20,7 @@ Cost: O(max hits x distinct states x 6 x 7) with at most HP x 2^4 + 2 states.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size, iterate
 from ...dice import Target, d6
@@ -49,6 +49,8 @@ class Vehicle:
     open_topped: bool = False
     cover: int | None = None
     hull_left: int | None = None
+    is_vehicle: ClassVar[bool] = True
+    """Counted in Hull Points, not models, in a scenario's answer."""
 
     def __post_init__(self) -> None:
         require_type(self.name, str, "a vehicle's name")
