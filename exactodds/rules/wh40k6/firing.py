@@ -146,12 +146,15 @@ def _firing(firer: Unit, target: Unit, alive: Sequence[int] | None, order: Seque
         raise InputError(f"{firer.name} cannot shoot: none of its models has a ranged weapon "
                          "(give a model line weapon = \"NAME\" and a [weapons.NAME] table)")
     total = sum(m.wounds * m.count for m in target.models)
+    work, groups = 0, 0
     for group in weapon_groups(firer, alive, order):
         attack = group_attack(group, snap, moved, range, distance)
         if attack is None:
             continue
-        check_size((total + 1) * (attack.most_shots() + 1) * (target.size + 1),
-                   f"{group.label} at a unit of {target.size} models")
+        size = (total + 1) * (attack.most_shots() + 1) * (target.size + 1)
+        check_size(size, f"{group.label} at a unit of {target.size} models")
+        work, groups = work + size, groups + 1
+        check_size(work, f"the first {groups} weapon groups of {firer.name!r} at a unit of {target.size} models")
         yield group, attack
 
 
