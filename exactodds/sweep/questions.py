@@ -2,14 +2,14 @@
 always answers the question its cells ask now.
 
 Beside ``FILE`` (``--out FILE``), ``FILE.questions`` holds one line per row
-written: the digest of the row's whole question and the row's parameter cells
-(JSON). The digest covers the system, the command, every parameter's typed
-value (the grid's ``[base]`` included), the content of every file the
-question reads (a profile is keyed by its bytes, a scenario by its own and its
-units' files) and the report's figures. When a sweep resumes, a previous row is
-kept only if the question its cells ask now has the digest recorded for it;
-any other row (an input changed, or no digest recorded) is dropped from the
-output and computed again.
+written: a digest of the row's parameter cells together with its whole
+question (16 hexadecimal digits: 17 bytes a row). The question covers the
+system, the command, every parameter's typed value (the grid's ``[base]``
+included), the content of every file the question reads (a profile is keyed by
+its bytes, a scenario by its own and its units' files) and the report's
+figures. When a sweep resumes, a previous row is kept only if the digest of its
+cells and the question they ask now is recorded; any other row (an input
+changed, or no digest recorded) is dropped from the output and computed again.
 """
 
 from __future__ import annotations
@@ -31,47 +31,37 @@ def question_digest(query: Query, report: Any) -> str:
     return hashlib.sha256(repr((query.key(), report)).encode()).hexdigest()
 
 
+def row_mark(cells: tuple[str, ...], digest: str) -> str:
+    """What the log records for a row: its cells and its question's digest, digested
+    (64 bits: a changed question matches a recorded mark by chance with odds 2^-64 per row)."""
+    return hashlib.sha256(json.dumps([digest, *cells]).encode()).hexdigest()[:16]
+
+
 class QuestionLog:
-    """``FILE.questions``: the digest of each row written to ``FILE``, by its
-    parameter cells (the last line for the same cells wins)."""
+    """``FILE.questions``: the mark (:func:`row_mark`) of each row written to ``FILE``."""
 
     def __init__(self, out: Path, overwrite: bool = False) -> None:
         self.path = out.with_name(out.name + SUFFIX)
         if overwrite:
             self.path.unlink(missing_ok=True)
 
-    def recorded(self) -> dict[tuple[str, ...], str]:
-        """Each row's recorded digest, by its cells; a damaged line is skipped (its
-        row is then computed again). O(lines)."""
-        out: dict[tuple[str, ...], str] = {}
+    def recorded(self) -> set[str]:
+        """The marks recorded (a damaged line only costs its row a new computation). O(lines)."""
         try:
-            text = self.path.read_text(encoding="utf-8", errors="replace")
+            return set(self.path.read_text(encoding="ascii", errors="replace").split())
         except FileNotFoundError:
-            return out
-        for line in text.splitlines():
-            digest, _, cells = line.partition(" ")
-            try:
-                row = json.loads(cells)
-            except ValueError:
-                continue
-            if isinstance(row, list) and all(isinstance(c, str) for c in row):
-                out[tuple(row)] = digest
-        return out
+            return set()
 
-    def keep(self, kept: dict[tuple[str, ...], str]) -> None:
-        """Write the log again with only ``kept`` (the rows a resume keeps)."""
+    def keep(self, marks: Iterable[str]) -> None:
+        """Write the log again with only ``marks`` (the rows a resume keeps)."""
         tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text("".join(_line(c, d) for c, d in kept.items()), encoding="utf-8")
+        tmp.write_text("".join(f"{m}\n" for m in marks), encoding="ascii")
         tmp.replace(self.path)
 
-    def append(self, rows: Iterable[tuple[tuple[str, ...], str]]) -> None:
-        """Record rows just written to the output (after them: a row whose line is
+    def append(self, marks: Iterable[str]) -> None:
+        """Record rows just written to the output (after them: a row whose mark is
         missing is computed again)."""
-        text = "".join(_line(c, d) for c, d in rows)
+        text = "".join(f"{m}\n" for m in marks)
         if text:
-            with self.path.open("a", encoding="utf-8") as f:
+            with self.path.open("a", encoding="ascii") as f:
                 f.write(text)
-
-
-def _line(cells: tuple[str, ...], digest: str) -> str:
-    return f"{digest} {json.dumps(list(cells), ensure_ascii=True)}\n"

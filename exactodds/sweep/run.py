@@ -24,7 +24,7 @@ from .engines import (DEFAULT_WORKERS, Engine, EngineLost, Item, Result, Task, c
                       make_engine)
 from .grid import Grid, load_grid, parse_grid
 from .output import Output, Schema, open_output, text_cell
-from .questions import QuestionLog, question_digest
+from .questions import QuestionLog, question_digest, row_mark
 
 _ERRORS = {"TooLargeError": TooLargeError}
 
@@ -152,17 +152,19 @@ def _same_questions(grid: Grid, output: Output, done: dict, log: QuestionLog) ->
         return done
     recorded = log.recorded()
     kept: dict = {}
+    marks = []
     for point in grid.points():
         key = grid.row_key(point)
-        if key in done and key not in kept and key in recorded:
+        if key in done and key not in kept:
             try:
-                same = question_digest(grid.query(point), grid.report) == recorded[key]
+                mark = row_mark(key, question_digest(grid.query(point), grid.report))
             except ExactOddsError:
-                same = False
-            if same:
+                continue
+            if mark in recorded:
                 kept[key] = done[key]
+                marks.append(mark)
     output.drop(set(done) - set(kept), len(grid.keys))
-    log.keep({key: recorded[key] for key in kept})
+    log.keep(marks)
     return kept
 
 
@@ -199,7 +201,7 @@ def _stream(grid: Grid, schema: Schema, outputs: tuple[Output | None, QuestionLo
             if output is not None and not slot.resumed:
                 lines.append([v if v.__class__ is str else text_cell(v) for v in row.values()])  # in column order
                 if slot.digest is not None:
-                    asked.append((grid.row_key(slot.point), slot.digest))
+                    asked.append(row_mark(grid.row_key(slot.point), slot.digest))
             result.count += 1
             if keep_rows:
                 result.rows.append(row)
