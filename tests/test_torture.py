@@ -359,6 +359,17 @@ def test_gets_hot_across_weapon_groups_is_refused_at_once(tmp_path, unit):
     too_large(run("scenario", "sc.toml", cwd=tmp_path))
 
 
+def test_two_gets_hot_units_shooting_each_other_for_twenty_turns_are_refused_at_once(tmp_path):
+    (tmp_path / "hot.toml").write_text(hot_unit(1, count=3, wounds=2).replace("shots = 1", "shots = 2"))
+    (tmp_path / "sc.toml").write_text('turns = 20\n[units.a]\nfile = "hot.toml"\n[units.b]\nfile = "hot.toml"\n'
+                                      '[[steps]]\nkind = "shoot"\nunit = "a"\ntarget = "b"\n'
+                                      '[[steps]]\nkind = "shoot"\nunit = "b"\ntarget = "a"\n')
+    r = run("scenario", "sc.toml", cwd=tmp_path)
+    too_large(r)
+    assert "a scenario of 2 units, 2 steps and 20 turns" in r.err
+    assert run("scenario", "sc.toml", "--turns", "3", cwd=tmp_path).code == 0
+
+
 def test_two_gets_hot_weapons_on_the_same_models_answer(tmp_path):
     (tmp_path / "hot.toml").write_text(hot_unit(2))
     (tmp_path / "boyz.toml").write_text(BOYZ.format(n=20, w=1))

@@ -291,6 +291,25 @@ def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Seque
     (:func:`_hot_kernel`): three groups of six three-Wound models make 7^3
     firing states, not 4^18.
     """
+    firing, members, modes = _hot_plan(firer, target, start, order, snap, moved, range, distance, casualties_only)
+    check_size(2 * both_work(firing, members, modes, start, target),
+               f"the {len(firing)} weapon groups of {firer.name!r} (weapons that get hot: each firing model's "
+               f"wounds followed) at a unit of {target.size} models")
+    steps = []
+    for (group, attack), indices, removed in zip(firing, members, modes):
+        if gets_hot(attack):
+            kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire, removed)
+        else:
+            kernel = _on_target(attack_kernel(attack, target, focus_fire))
+        steps.append(Step.kernel(group.label, kernel, f"{group.label} fires at {target.name}"))
+    return Pipeline(tuple(steps))
+
+
+def _hot_plan(firer: Unit, target: Unit, start: UnitState, order: Sequence[str] | None, snap: bool, moved: bool,
+              range: str | None, distance: Fraction | None, casualties_only: bool
+              ) -> tuple[list[tuple[Group, Shooting]], list[list[int]], list[bool]]:
+    """The groups that fire (with their attacks), each group's firing models (indices
+    in ``start``) and whether it counts its models removed (see :func:`_hot_kernel`). O(groups x models)."""
     require_type(start, UnitState, "the firing unit's state")
     models = firer.expanded()
     firing = list(_firing(firer, target, alive_per_line(firer, start), order, snap, moved, range, distance))
@@ -303,17 +322,16 @@ def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Seque
             hot_groups[i] += 1
     modes = [gets_hot(attack) and casualties_only and all(hot_groups[i] == 1 for i in indices)
              for (_, attack), indices in zip(firing, members)]
-    check_size(2 * both_work(firing, members, modes, start, target),
-               f"the {len(firing)} weapon groups of {firer.name!r} (weapons that get hot: each firing model's "
-               f"wounds followed) at a unit of {target.size} models")
-    steps = []
-    for (group, attack), indices, removed in zip(firing, members, modes):
-        if gets_hot(attack):
-            kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire, removed)
-        else:
-            kernel = _on_target(attack_kernel(attack, target, focus_fire))
-        steps.append(Step.kernel(group.label, kernel, f"{group.label} fires at {target.name}"))
-    return Pipeline(tuple(steps))
+    return firing, members, modes
+
+
+def hot_attack_work(firer: Unit, target: Unit, order: Sequence[str] | None = None, snap: bool = False,
+                    moved: bool = False, range: str | None = None, distance: Fraction | None = None) -> int:
+    """A bound on the work of one shooting attack of ``firer`` (at full strength, its
+    weapons that get hot followed model by model) at ``target``: :func:`both_work`."""
+    start = start_state(firer)
+    firing, members, modes = _hot_plan(firer, target, start, order, snap, moved, range, distance, False)
+    return both_work(firing, members, modes, start, target)
 
 
 def both_work(firing: Sequence[tuple[Group, Shooting]], members: Sequence[Sequence[int]], removed: Sequence[bool],
