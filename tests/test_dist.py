@@ -165,3 +165,12 @@ def test_expect_is_an_exact_expectation_of_a_function() -> None:
         two.expect(3)  # type: ignore[arg-type]
     with pytest.raises(InputError, match="the mean needs exact numeric outcomes"):
         Dist.uniform("ab").mean()
+
+
+def test_binomial_of_a_count_too_long_to_write_is_refused_naming_the_bound() -> None:
+    with state_limit(2_000_000), pytest.raises(TooLargeError) as e:
+        Dist.binomial(10**5000, F(1, 2))
+    assert str(e.value) == ("the successes of about 10^5,000 trials would need more than 2,000,000 states, over "
+                            "the limit; raise it with the environment variable EXACTODDS_MAX_STATES if you have "
+                            "the memory and time")
+    assert isinstance(e.value, ValueError)

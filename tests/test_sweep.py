@@ -403,3 +403,45 @@ def test_sweep_always_returns_a_dataframe() -> None:
     df = sweep(grid, scheduler="local")
     assert isinstance(df, pd.DataFrame) and list(df["mean"]) == ["1/2", "1/1"]
     assert run_sweep(parse_grid(grid), scheduler="local", write=False).rows == df.to_dict("records")
+
+
+# ------------------------------------------------------------ resume: the whole question
+def scenario_sweep(tmp_path: Path) -> Path:
+    """Tactical Marines shooting Orks for 1 to 4 turns, the units' files beside the scenario."""
+    for name in ("tactical_squad_mixed_weapons.toml", "ork_boyz.toml"):
+        (tmp_path / name).write_bytes((ROOT / "examples" / "40k6" / name).read_bytes())
+    write(tmp_path, '[units.marines]\nfile = "tactical_squad_mixed_weapons.toml"\n[units.orks]\nfile = "ork_boyz.toml"\n'
+                    '[[steps]]\nkind = "shoot"\nunit = "marines"\ntarget = "orks"\nrange = "half"\n', "sc.toml")
+    return write(tmp_path, '[base]\nsystem = "scenario"\n[base.params]\nfile = "sc.toml"\n[vary]\n'
+                           'turns = [1, 2, 3, 4]\n[report]\nfield = "orks"\nmean = true\nat_least = [5]\n')
+
+
+def test_a_resumed_row_is_never_the_answer_to_a_changed_unit_file(tmp_path: Path) -> None:
+    grid = load_grid(scenario_sweep(tmp_path))
+    out = tmp_path / "r.csv"
+    run_sweep(grid, out, scheduler="local")
+    lines = out.read_bytes().split(b"\n")
+    out.write_bytes(b"\n".join(lines[:3]) + b"\n")  # stopped after two rows
+    orks = tmp_path / "ork_boyz.toml"
+    orks.write_text(orks.read_text().replace("save = 6", "save = 2"))
+    again = run_sweep(load_grid(tmp_path / "grid.toml"), out, scheduler="local")
+    assert (again.resumed, again.computed) == (0, 4)
+    fresh = tmp_path / "fresh.csv"
+    run_sweep(load_grid(tmp_path / "grid.toml"), fresh, scheduler="local")
+    assert out.read_bytes() == fresh.read_bytes()
+    # with 2+ saves the Orks keep more models after one turn than the 6+ Orks did
+    old, new = lines[1].decode().split(","), cells(out)[1]
+    assert old[0] == new[0] == "1" and F(new[1]) > F(old[1])
+    third = run_sweep(load_grid(tmp_path / "grid.toml"), out, scheduler="local")
+    assert (third.resumed, third.computed) == (4, 0) and out.read_bytes() == fresh.read_bytes()
+
+
+def test_a_resumed_row_is_never_the_answer_to_a_changed_base(tmp_path: Path) -> None:
+    out = tmp_path / "r.csv"
+    run_sweep(pool_grid(tmp_path, extra='[base.params]\nhit = "4+"', vary="n = [1, 2, 3]"), out, scheduler="local")
+    assert cells(out)[1] == ["1", "1/2", "0.5", "0/1", "0.0"]
+    grid = pool_grid(tmp_path, extra='[base.params]\nhit = "2+"', vary="n = [1, 2, 3]")
+    again = run_sweep(grid, out, scheduler="local")
+    assert (again.resumed, again.computed) == (0, 3)
+    assert [r[:2] + r[3:4] for r in cells(out)[1:]] == [["1", "5/6", "0/1"], ["2", "5/3", "25/36"],
+                                                        ["3", "5/2", "25/27"]]

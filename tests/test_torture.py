@@ -326,6 +326,71 @@ def test_unicode_digits_are_not_numbers(tmp_path):
     assert "²" in r.out and "١" in r.out
 
 
+# -------------------------------------------------------- 40K: weapon groups and Gets Hot
+def hot_unit(groups: int, count: int = 6, wounds: int = 3, same_models: bool = True, rule: str = '"gets-hot"',
+             extra: str = "") -> str:
+    """A unit file: ``groups`` plasma weapons, carried all by one line of ``count`` models
+    (``same_models``) or one line each."""
+    line = ("[[models]]\nname = \"M{i}\"\ncount = {count}\ntoughness = 4\nwounds = {wounds}\nsave = 3\nws = 4\n"
+            "initiative = 4\nattacks = 1\nstrength = 4\nleadership = 9\nbs = 4\nweapons = [{names}]\n\n")
+    names = [f'"p{i}"' for i in range(groups)]
+    text = 'name = "Hot"\n\n'
+    if same_models:
+        text += line.format(i=0, count=count, wounds=wounds, names=", ".join(names))
+    else:
+        text += "".join(line.format(i=i, count=count, wounds=wounds, names=n) for i, n in enumerate(names))
+    return text + "".join(f"[weapons.p{i}]\nrange = 24\nshots = 1\nstrength = 7\nap = 2\nrules = [{rule}]\n{extra}\n"
+                          for i in range(groups))
+
+
+BOYZ = ('name = "Boyz"\n[[models]]\nname = "Boy"\ncount = {n}\ntoughness = 4\nwounds = {w}\nsave = 6\nws = 4\n'
+        'initiative = 2\nattacks = 2\nstrength = 3\nleadership = 7\n')
+
+
+@pytest.mark.parametrize("unit", [
+    hot_unit(3),                                            # three guns on the same six 3-Wound models
+    hot_unit(3, same_models=False, extra='random_shots = "2D6"'),  # three groups of six, 2D6 shots each
+    hot_unit(40, count=1, wounds=1, same_models=False),     # forty one-model groups that get hot
+])
+def test_gets_hot_across_weapon_groups_is_refused_at_once(tmp_path, unit):
+    (tmp_path / "hot.toml").write_text(unit)
+    (tmp_path / "boyz.toml").write_text(BOYZ.format(n=20, w=1))
+    r = run("40k6", "fire", "--attacker", "hot.toml", "--target", "boyz.toml", cwd=tmp_path)
+    too_large(r)
+    assert "weapon groups of 'Hot' (weapons that get hot" in r.err
+    (tmp_path / "sc.toml").write_text('[units.hot]\nfile = "hot.toml"\n[units.boyz]\nfile = "boyz.toml"\n'
+                                      '[[steps]]\nkind = "shoot"\nunit = "hot"\ntarget = "boyz"\n')
+    too_large(run("scenario", "sc.toml", cwd=tmp_path))
+
+
+def test_two_gets_hot_units_shooting_each_other_for_twenty_turns_are_refused_at_once(tmp_path):
+    (tmp_path / "hot.toml").write_text(hot_unit(1, count=3, wounds=2).replace("shots = 1", "shots = 2"))
+    (tmp_path / "sc.toml").write_text('turns = 20\n[units.a]\nfile = "hot.toml"\n[units.b]\nfile = "hot.toml"\n'
+                                      '[[steps]]\nkind = "shoot"\nunit = "a"\ntarget = "b"\n'
+                                      '[[steps]]\nkind = "shoot"\nunit = "b"\ntarget = "a"\n')
+    r = run("scenario", "sc.toml", cwd=tmp_path)
+    too_large(r)
+    assert "a scenario of 2 units, 2 steps and 20 turns" in r.err
+    assert run("scenario", "sc.toml", "--turns", "3", cwd=tmp_path).code == 0
+
+
+def test_two_gets_hot_weapons_on_the_same_models_answer(tmp_path):
+    (tmp_path / "hot.toml").write_text(hot_unit(2))
+    (tmp_path / "boyz.toml").write_text(BOYZ.format(n=20, w=1))
+    r = run("40k6", "fire", "--attacker", "hot.toml", "--target", "boyz.toml", "--mean", cwd=tmp_path)
+    assert r.code == 0 and r.out.startswith("20/3"), r.err  # 12 shots x 2/3 to hit x 5/6 to wound, no save
+
+
+def test_forty_weapon_groups_are_refused_before_the_work(tmp_path):
+    """Forty groups of ten bolters... at fifty 2-Wound models: each group alone is small,
+    their sum is not."""
+    (tmp_path / "many.toml").write_text(hot_unit(40, count=10, wounds=1, same_models=False, rule=""))
+    (tmp_path / "boyz.toml").write_text(BOYZ.format(n=50, w=2))
+    r = run("40k6", "fire", "--attacker", "many.toml", "--target", "boyz.toml", cwd=tmp_path)
+    too_large(r)
+    assert "weapon groups of 'Hot' at a unit of 50 models" in r.err
+
+
 # -------------------------------------------------------- in-process: file names
 def test_nul_byte_in_a_file_name():
     from exactodds import InputError

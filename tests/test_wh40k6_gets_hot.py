@@ -442,3 +442,31 @@ def test_query_file_and_sweep() -> None:
     rows = {(r["bs"], tuple(r["rules"])): F(r["p_firing_model_lost"]) for r in result.rows}
     assert rows[4, ("gets-hot",)] == F(1, 18) and rows[4, ("gets-hot", "twin-linked")] == F(1, 54)
     assert rows[6, ("gets-hot",)] == F(1, 108)      # BS 6+: a 1 rerolled, then 1/3 unsaved
+
+
+def hot_veterans(weapons: int) -> Unit:
+    """Six three-Wound models each carrying ``weapons`` plasma guns: every group is fired
+    by the same six models, whose wounds must all be followed."""
+    guns = tuple(Weapon(f"plasma {i}", 7, ap=2, rules=("gets-hot",)) for i in range(weapons))
+    line = Model(4, 3, "veteran", 6, 3, melee=MELEE, bs=4, weapons=tuple(g.name for g in guns))
+    return Unit((line,), "Veterans", guns)
+
+
+def test_many_gets_hot_weapons_on_the_same_models_are_refused_before_any_work() -> None:
+    """Three weapon groups fired by the same six three-Wound models at 20 one-Wound
+    models: the estimate (each group: target states x firing states x hit totals x
+    losses) refuses it at once; two groups are answered."""
+    target, _ = target_unit(20, 4, 6)
+    firer = hot_veterans(3)
+    with exactodds.state_limit(2_000_000), pytest.raises(exactodds.TooLargeError) as e:
+        fire_both_pipeline(firer, target, start_state(firer))
+    assert str(e.value).startswith("the 3 weapon groups of 'Veterans' (weapons that get hot: each firing model's "
+                                   "wounds followed) at a unit of 20 models would need about 35,574,784 states, "
+                                   "over the limit of 2,000,000")
+    two = hot_veterans(2)
+    start = start_state(two)
+    got = fire_both_pipeline(two, target, start)(Sides(start_state(target), start))
+    # 12 shots hitting on 3+ and wounding on 2+, no save against AP2: 12 x 2/3 x 5/6 = 20/3 casualties
+    assert got.map(lambda s: s.target.casualties()).mean() == F(20, 3)
+    # a model fires two shots: at most two Gets Hot wounds, never its three
+    assert got.prob(lambda s: s.firer.casualties() > 0) == 0

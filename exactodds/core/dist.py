@@ -21,8 +21,8 @@ from typing import Any, Generic, TypeVar, overload
 
 from .checks import count as check_count
 from .checks import exact_number, is_whole
-from .errors import InputError
-from .limits import _meter, charge, check_size, state_units, weights_note
+from .errors import InputError, TooLargeError
+from .limits import ENV_VAR, _meter, charge, check_size, count_text, max_states, state_units, weights_note
 from .outcomes import _callable, _equally_spaced, _hashable, _iterable, _reduce, _sort_key, _sorted
 from .present import presenter, required
 
@@ -170,6 +170,10 @@ class Dist(Generic[T]):
         if p == 0 or p == 1 or n == 0:
             return cls.constant(n if p == 1 else 0)
         s, den = p.numerator, p.denominator
+        if n.bit_length() > 100 and n >= max_states():  # n + 1 outcomes, over the limit; n too long to write
+            raise TooLargeError(f"the successes of {count_text(n)} trials would need more than {max_states():,} "
+                                f"states, over the limit; raise it with the environment variable {ENV_VAR} "
+                                "if you have the memory and time")
         bits = n * (den - 1).bit_length()  # the weights are below den^n
         check_size(state_units(n + 1, bits), f"the successes of {n} trials{weights_note(n + 1, bits)}")
         f = den - s

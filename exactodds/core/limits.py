@@ -126,12 +126,19 @@ def weights_note(states: int, weight_bits: int) -> str:
     return f" ({states:,} outcomes of {weight_bits:,}-bit exact weights)"
 
 
+def count_text(n: int) -> str:
+    """``n`` as text with thousands separators, or ``about 10^E`` when it has more
+    than 30 digits (Python refuses to write very long integers). O(digits)."""
+    digits = decimal_digits(n)
+    return f"{n:,}" if digits <= 30 else f"about 10^{digits - 1:,}"
+
+
 def check_size(estimate: int, what: str) -> None:
     """Refuse, before doing it, work whose estimated size exceeds the limit."""
     limit = max_states()
     if estimate > limit:
         raise TooLargeError(
-            f"{what} would need about {estimate:,} states, over the limit of "
+            f"{what} would need {'' if decimal_digits(estimate) > 30 else 'about '}{count_text(estimate)} states, over the limit of "
             f"{limit:,}; raise it with the environment variable {ENV_VAR} "
             f"(or --max-states) if you have the memory and time"
         )

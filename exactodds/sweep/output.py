@@ -142,6 +142,10 @@ class Output:
     def close(self, finished: bool) -> None:
         """Close the output; ``finished``: every row has been written."""
 
+    def drop(self, stale: set[tuple[str, ...]], width: int) -> None:
+        """Remove the previous rows whose first ``width`` cells are in ``stale``."""
+        self.previous = [r for r in self.previous if tuple(r[:width]) not in stale]
+
 
 class StreamOutput(Output):
     """CSV on a stream (standard output), header first; nothing to resume."""
@@ -176,6 +180,7 @@ class CsvOutput(Output):
 
     def __init__(self, path: Path, columns: list[str], overwrite: bool = False, retry_errors: bool = True) -> None:
         self.path = path
+        self.columns = columns
         self.previous = []
         if overwrite and path.exists():
             path.unlink()
@@ -201,6 +206,15 @@ class CsvOutput(Output):
     def write_rows(self, rows: Sequence[Sequence[str]]) -> None:
         self._writer.writerows(rows)
         self._file.flush()
+
+    def drop(self, stale: set[tuple[str, ...]], width: int) -> None:
+        kept = [r for r in self.previous if tuple(r[:width]) not in stale]
+        if len(kept) != len(self.previous):
+            self._file.close()
+            _rewrite(self.path, self.columns, kept)
+            self._file = self.path.open("a", newline="", encoding="utf-8")
+            self._writer = csv.writer(self._file, lineterminator="\n")
+        self.previous = kept
 
     def close(self, finished: bool) -> None:
         try:
@@ -234,6 +248,14 @@ class ParquetOutput(Output):
         self._journal = CsvOutput(self.journal, schema.columns)
         self.previous = self._stored + self._journal.previous
 
+    def drop(self, stale: set[tuple[str, ...]], width: int) -> None:
+        kept = [r for r in self._stored if tuple(r[:width]) not in stale]
+        if len(kept) != len(self._stored):
+            self._stored = kept
+            self._write_table(kept)
+        self._journal.drop(stale, width)
+        self.previous = self._stored + self._journal.previous
+
     def write(self, cells: Sequence[str]) -> None:
         self._journal.write(cells)
 
@@ -250,10 +272,14 @@ class ParquetOutput(Output):
                 self.lock.release()
 
     def _store(self) -> None:
+        self._write_table(self._stored + read_rows(self.journal, self.schema.columns))
+        self.journal.unlink()
+
+    def _write_table(self, rows: list[list[str]]) -> None:
+        """Write ``rows`` as the Parquet file (through a temporary file)."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        rows = self._stored + read_rows(self.journal, self.schema.columns)
         arrays = [self.schema.arrow_array(c, [r[i] for r in rows]) for i, c in enumerate(self.schema.columns)]
         table = pa.Table.from_arrays(arrays, names=self.schema.columns)
         tmp = self.path.with_name(self.path.name + ".tmp")
@@ -263,7 +289,6 @@ class ParquetOutput(Output):
             tmp.unlink(missing_ok=True)  # the journal still holds every row: a resume writes the file again
             raise
         os.replace(tmp, self.path)
-        self.journal.unlink()
 
 
 class OutputLock:

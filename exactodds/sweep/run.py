@@ -24,6 +24,7 @@ from .engines import (DEFAULT_WORKERS, Engine, EngineLost, Item, Result, Task, c
                       make_engine)
 from .grid import Grid, load_grid, parse_grid
 from .output import Output, Schema, open_output, text_cell
+from .questions import QuestionLog, question_digest, row_mark
 
 _ERRORS = {"TooLargeError": TooLargeError}
 
@@ -104,8 +105,11 @@ def run_sweep(grid: Grid | str | Path | Mapping[str, Any], out: str | Path | Non
     try:
         try:
             done = {tuple(cells[:len(schema.keys)]): cells for cells in (output.previous if output else [])}
+            log = None if output is None or out is None else QuestionLog(Path(out), overwrite)
+            if log is not None and output is not None:
+                done = _same_questions(grid, output, done, log)
             bar = _Bar(max(0, len(grid) - len(done)), progress)
-            _stream(grid, schema, output, result, done, keep_going, keep_rows, bar,
+            _stream(grid, schema, (output, log), result, done, keep_going, keep_rows, bar,
                     workers if client is None else 8, lambda: make_engine(scheduler, workers, address, client))
             finished = True
         finally:
@@ -140,20 +144,48 @@ def _kept(out: str | Path | None) -> str:
     return f"; the finished rows are kept in {out}: run the same command again to resume"
 
 
-class _Slot:
-    """A row of the grid waiting to leave in grid order."""
+def _same_questions(grid: Grid, output: Output, done: dict, log: QuestionLog) -> dict:
+    """The previous rows of ``done`` that answer the question their cells ask now
+    (its digest as recorded, :mod:`.questions`); the others are dropped from the
+    output, to be computed again. O(grid points), a query built per previous row."""
+    if not done:
+        return done
+    recorded = log.recorded()
+    kept: dict = {}
+    marks = []
+    for point in grid.points():
+        key = grid.row_key(point)
+        if key in done and key not in kept:
+            try:
+                mark = row_mark(key, question_digest(grid.query(point), grid.report))
+            except ExactOddsError:
+                continue
+            if mark in recorded:
+                kept[key] = done[key]
+                marks.append(mark)
+    output.drop(set(done) - set(kept), len(grid.keys))
+    log.keep(marks)
+    return kept
 
-    __slots__ = ("point", "row", "resumed")
+
+class _Slot:
+    """A row of the grid waiting to leave in grid order (``digest``: its question's, once built)."""
+
+    __slots__ = ("point", "row", "resumed", "digest")
 
     def __init__(self, point: dict, row: dict | None = None, resumed: bool = False) -> None:
         self.point = point
         self.row = row
         self.resumed = resumed
+        self.digest: str | None = None
 
 
-def _stream(grid: Grid, schema: Schema, output: Output | None, result: SweepResult, done: dict,
-            keep_going: bool, keep_rows: bool, bar: _Bar, workers: int, engine: Callable[[], Engine]) -> None:
-    """Stream the grid's points through an engine (see :func:`run_sweep`)."""
+def _stream(grid: Grid, schema: Schema, outputs: tuple[Output | None, QuestionLog | None], result: SweepResult,
+            done: dict, keep_going: bool, keep_rows: bool, bar: _Bar, workers: int,
+            engine: Callable[[], Engine]) -> None:
+    """Stream the grid's points through an engine (see :func:`run_sweep`); each row
+    written is recorded with its question's digest in the log, if any."""
+    output, log = outputs
     pending: deque[_Slot] = deque()  # the rows not yet written, in grid order
     waiting: dict[tuple, list[_Slot]] = {}  # query key -> its rows, while the query is computed
     recent: OrderedDict[tuple, Result] = OrderedDict()
@@ -163,16 +195,20 @@ def _stream(grid: Grid, schema: Schema, output: Output | None, result: SweepResu
     def flush() -> None:
         """Write the finished rows that no unfinished row precedes (flushed once:
         O(rows) cells, one write to the output)."""
-        lines = []
+        lines, asked = [], []
         while pending and (row := pending[0].row) is not None:
             slot = pending.popleft()
             if output is not None and not slot.resumed:
                 lines.append([v if v.__class__ is str else text_cell(v) for v in row.values()])  # in column order
+                if slot.digest is not None:
+                    asked.append(row_mark(grid.row_key(slot.point), slot.digest))
             result.count += 1
             if keep_rows:
                 result.rows.append(row)
         if lines and output is not None:
             output.write_rows(lines)
+            if log is not None:
+                log.append(asked)
 
     def finish(slot: _Slot, r: Result) -> None:
         slot.row = _row(slot.point, r, keep_going, schema)
@@ -197,6 +233,8 @@ def _stream(grid: Grid, schema: Schema, output: Output | None, result: SweepResu
                 flush()
                 continue
             key = query.key()  # the typed values: O(parameters), nothing parsed again
+            if log is not None:
+                slot.digest = question_digest(query, grid.report)
             if key in waiting:
                 waiting[key].append(slot)
                 result.shared += 1

@@ -15,6 +15,7 @@ cost of one single-state step), equal states merged after each step.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -23,7 +24,7 @@ from typing import Any, NamedTuple
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ..allocation import UnitState, alive_per_line as count_alive
 from .casualties import start_state
-from .gets_hot import Firer, apply_losses, gets_hot, removed_last, volley, volley_removed
+from .gets_hot import Firer, apply_losses, gets_hot, per_model_shots, removed_last, volley, volley_removed
 from .shooting import UNSAVED, shooting_pipeline
 from .units import CANNOT_SNAP, Model, Shooting, Unit, Weapon, require_type
 
@@ -145,12 +146,15 @@ def _firing(firer: Unit, target: Unit, alive: Sequence[int] | None, order: Seque
         raise InputError(f"{firer.name} cannot shoot: none of its models has a ranged weapon "
                          "(give a model line weapon = \"NAME\" and a [weapons.NAME] table)")
     total = sum(m.wounds * m.count for m in target.models)
+    work, groups = 0, 0
     for group in weapon_groups(firer, alive, order):
         attack = group_attack(group, snap, moved, range, distance)
         if attack is None:
             continue
-        check_size((total + 1) * (attack.most_shots() + 1) * (target.size + 1),
-                   f"{group.label} at a unit of {target.size} models")
+        size = (total + 1) * (attack.most_shots() + 1) * (target.size + 1)
+        check_size(size, f"{group.label} at a unit of {target.size} models")
+        work, groups = work + size, groups + 1
+        check_size(work, f"the first {groups} weapon groups of {firer.name!r} at a unit of {target.size} models")
         yield group, attack
 
 
@@ -220,11 +224,41 @@ def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int],
             got = after[state, h] = tails[state](Dist.constant(h))
         return got
 
+    hits, given = _by_hits(v)
+    firer_after: dict[tuple[UnitState, int], Dist] = {}
+
+    def losses(state: UnitState, h: int) -> Dist:
+        got = firer_after.get((state, h))
+        if got is None:
+            got = firer_after[state, h] = given[h].map(lambda x: lose(state, indices, x))
+        return got
+
     def kernel(s: Sides) -> Dist:
-        return v.then(lambda x: on_target(s.target, x[0]).map(
-            lambda t: Sides(t, lose(s.firer, indices, x[1]))))
+        # per hit total: the target's states x the firer's (independent given the hits), O(|T| |L|)
+        return hits.then(lambda h: _product(on_target(s.target, h), losses(s.firer, h)))
 
     return kernel
+
+
+def _product(target: Dist, firer: Dist) -> Dist:
+    """The :class:`Sides` of independent target and firer states (the work is
+    counted once, by the kernel's caller). O(|target| |firer|)."""
+    out: dict[Sides, int] = {}
+    fw = firer.weights()
+    for t, w in target.weights().items():
+        for f, v in fw.items():
+            out[Sides(t, f)] = w * v
+    return Dist.from_weights(out)
+
+
+def _by_hits(v: Dist) -> tuple[Dist, dict[int, Dist]]:
+    """A volley's Dist over (hits, losses) as the Dist of its hits and, per hit
+    total, the Dist of the losses given it (their product is ``v``). O(|v|)."""
+    weights: dict[int, dict[object, int]] = {}
+    for (h, lost), w in v.weights().items():
+        weights.setdefault(h, {})[lost] = w
+    hits = Dist.from_weights({h: sum(ws.values()) for h, ws in weights.items()})
+    return hits, {h: Dist.from_weights(ws) for h, ws in weights.items()}
 
 
 def _remove_first(state: UnitState, indices: Sequence[int], n: int) -> UnitState:
@@ -257,6 +291,25 @@ def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Seque
     (:func:`_hot_kernel`): three groups of six three-Wound models make 7^3
     firing states, not 4^18.
     """
+    firing, members, modes = _hot_plan(firer, target, start, order, snap, moved, range, distance, casualties_only)
+    check_size(2 * both_work(firing, members, modes, start, target),
+               f"the {len(firing)} weapon groups of {firer.name!r} (weapons that get hot: each firing model's "
+               f"wounds followed) at a unit of {target.size} models")
+    steps = []
+    for (group, attack), indices, removed in zip(firing, members, modes):
+        if gets_hot(attack):
+            kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire, removed)
+        else:
+            kernel = _on_target(attack_kernel(attack, target, focus_fire))
+        steps.append(Step.kernel(group.label, kernel, f"{group.label} fires at {target.name}"))
+    return Pipeline(tuple(steps))
+
+
+def _hot_plan(firer: Unit, target: Unit, start: UnitState, order: Sequence[str] | None, snap: bool, moved: bool,
+              range: str | None, distance: Fraction | None, casualties_only: bool
+              ) -> tuple[list[tuple[Group, Shooting]], list[list[int]], list[bool]]:
+    """The groups that fire (with their attacks), each group's firing models (indices
+    in ``start``) and whether it counts its models removed (see :func:`_hot_kernel`). O(groups x models)."""
     require_type(start, UnitState, "the firing unit's state")
     models = firer.expanded()
     firing = list(_firing(firer, target, alive_per_line(firer, start), order, snap, moved, range, distance))
@@ -267,15 +320,50 @@ def fire_both_pipeline(firer: Unit, target: Unit, start: UnitState, order: Seque
         members.append(indices)
         for i in indices if gets_hot(attack) else ():
             hot_groups[i] += 1
-    steps = []
-    for (group, attack), indices in zip(firing, members):
-        if gets_hot(attack):
-            removed = casualties_only and all(hot_groups[i] == 1 for i in indices)
-            kernel = _hot_kernel(attack, firer, target, indices, start, focus_fire, removed)
+    modes = [gets_hot(attack) and casualties_only and all(hot_groups[i] == 1 for i in indices)
+             for (_, attack), indices in zip(firing, members)]
+    return firing, members, modes
+
+
+def hot_attack_work(firer: Unit, target: Unit, order: Sequence[str] | None = None, snap: bool = False,
+                    moved: bool = False, range: str | None = None, distance: Fraction | None = None) -> int:
+    """A bound on the work of one shooting attack of ``firer`` (at full strength, its
+    weapons that get hot followed model by model) at ``target``: :func:`both_work`."""
+    start = start_state(firer)
+    firing, members, modes = _hot_plan(firer, target, start, order, snap, moved, range, distance, False)
+    return both_work(firing, members, modes, start, target)
+
+
+def both_work(firing: Sequence[tuple[Group, Shooting]], members: Sequence[Sequence[int]], removed: Sequence[bool],
+              start: UnitState, target: Unit) -> int:
+    """A bound on the terms of :func:`fire_both_pipeline`'s kernels, before any
+    work: per group, (target states before it) x (firing unit's states before
+    it) x the sum over its hit totals h of (target states h hits leave) x
+    (loss outcomes of its volley). The target's states are at most its total
+    wounds + 1 and one more per hit fired before; a model's losses at most its
+    wounds left and the shots it has fired with weapons that get hot; a group
+    counting models removed (``removed``) adds k + 1 states for its k models.
+    O(groups x models)."""
+    most_target = sum(m.wounds * m.count for m in target.models) + 1
+    targets, fired, firer_states, work = 1, {i: 0 for i in start.alive()}, 1, 0
+    for (_, attack), indices, by_count in zip(firing, members, removed):
+        hits = attack.most_shots()
+        leave = sum(min(h + 1, most_target) for h in range(hits + 1))  # O(shots)
+        if not gets_hot(attack):
+            work += targets * firer_states * leave
+        elif by_count:
+            work += targets * firer_states * leave * (len(indices) + 1)
+            firer_states *= len(indices) + 1
         else:
-            kernel = _on_target(attack_kernel(attack, target, focus_fire))
-        steps.append(Step.kernel(group.label, kernel, f"{group.label} fires at {target.name}"))
-    return Pipeline(tuple(steps))
+            shots = [max(s.support()) for s in per_model_shots(attack, len(indices))]
+            losses = math.prod(min(start.wounds[i], s) + 1 for i, s in zip(indices, shots))
+            work += targets * firer_states * leave * losses
+            for i, s in zip(indices, shots):
+                firer_states //= min(start.wounds[i], fired[i]) + 1
+                fired[i] += s
+                firer_states *= min(start.wounds[i], fired[i]) + 1
+        targets = min(most_target, targets + hits)
+    return work
 
 
 def _on_target(kernel: Kernel) -> Kernel:

@@ -23,7 +23,7 @@ from .engagement import (
 )
 from .firing import (
     Pinning, Sides, alive_per_line, can_shoot, cleared, fire_both_pipeline, fire_pipeline,
-    gets_hot_unit, pinning_labels, settled, track_pinning, weapon_groups, weapon_order,
+    gets_hot_unit, hot_attack_work, pinning_labels, settled, track_pinning, weapon_groups, weapon_order,
 )
 from .morale import FAIL, NO_FEAR, leadership_in_play, p_fails_test, rules_in_play, test_against
 from .phases import can_test, end_of_phase, note_start
@@ -227,6 +227,17 @@ class Shoot:
         each = [(g.weapon.salvo[1] if g.weapon.salvo else g.weapon.shots, g.models)
                 for g in weapon_groups(units[self.unit])]
         return tests * (sum(shots * models * 2 for shots, models in each) + 1)
+
+    def work(self, units: Mapping[str, Unit]) -> int:
+        """A bound on the work of the step from one world when the firing unit's weapons
+        get hot (each world's attack follows its models' wounds: :func:`hot_attack_work`),
+        else 0 (its outcomes bound it, :meth:`branching`)."""
+        firer, target = units[self.unit], units[self.target]
+        if not gets_hot_unit(firer) or self.unit == self.target or not can_shoot(firer):
+            return 0
+        tests = 2 if self.morale or pinning_labels(firer) else 1
+        return tests * 2 * hot_attack_work(firer, target, self.order, self.snap, self.moved, self.range,
+                                           self.distance)
 
     def build(self, index: Mapping[str, int], units: Mapping[str, Unit]) -> list[Step]:
         firer, target = _unit(units, self.unit), _unit(units, self.target)

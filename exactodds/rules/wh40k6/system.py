@@ -3,11 +3,13 @@ files, scenario steps, start state and the bound on a scenario's work."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..allocation import UnitState
 from ..systems import RuleSystem, StepKind, register
 from .casualties import start_state
+from .firing import gets_hot_unit
 from .phases import mark_phases
 from .steps import SYSTEM as NAME, Assault, Fight, MoraleCheck, Regroup, Shoot
 from .units import Unit
@@ -42,12 +44,25 @@ def check_vehicles(sc: Any) -> None:
 def scenario_work(sc: Any) -> int:
     """A bound on a scenario's work: the joint states (the product over the units
     of :func:`unit_states`) x the sum of the steps' branching (their outcomes
-    from one world) x the turns."""
+    from one world) x the turns; plus, for each step whose work from one world
+    is more than its outcomes (a shooting attack with weapons that get hot:
+    ``work``), the worlds before it (at most the joint states, and the product
+    of the earlier steps' branching) x that work. O(turns x steps)."""
     check_vehicles(sc)
     joint = 1
     for u in sc.units.values():
         joint *= unit_states(u)
-    return joint * sum(s.branching(sc.units) for s in sc.steps) * sc.turns
+    branching = [s.branching(sc.units) for s in sc.steps]
+    each = [s.work(sc.units) if hasattr(s, "work") else 0 for s in sc.steps]
+    extra, worlds, most = 0, 1, 1
+    for u in sc.units.values():  # a unit whose weapons get hot: wounds per model, not in all
+        most *= math.prod(math.comb(m.count + m.wounds, m.wounds) for m in u.models) \
+            if not isinstance(u, Vehicle) and gets_hot_unit(u) else unit_states(u)
+    for _ in range(sc.turns if any(each) else 0):
+        for b, w in zip(branching, each):
+            extra += worlds * w
+            worlds = min(most, worlds * b)
+    return joint * sum(branching) * sc.turns + extra
 
 
 SYSTEM = register(RuleSystem(
