@@ -236,14 +236,21 @@ _SAMPLES: list[Path] = []
 def sample_files() -> list[Path]:
     """CSV samples drawn (by the CLI's own ``sample`` command, when there is one) from
     each example query, so that ``validate`` gets well-formed sample files."""
-    if not _SAMPLES and "sample" in main.commands:
+    if not _SAMPLES and main.get_command(click.Context(main), "sample") is not None:
         for q in query_examples():
-            out = _TMP / "samples" / f"{q.stem}.samples.csv"
+            out = _TMP / "samples" / f"{q.stem}.samples.csv"  # its query: :func:`sampled_pairs`
             out.parent.mkdir(exist_ok=True)
             r = CliRunner().invoke(main, ["sample", str(q), "-n", "300", "--seed", "1", "--out", str(out)])
             if r.exit_code == 0 and out.exists():
                 _SAMPLES.append(out)
     return _SAMPLES
+
+
+def sampled_pairs() -> list[tuple[Path, Path]]:
+    """Each example query with the samples drawn from it by :func:`sample_files`."""
+    by_stem = {q.stem: q for q in query_examples()}
+    return [(by_stem[s.name.removesuffix(".samples.csv")], s) for s in sample_files()
+            if s.name.removesuffix(".samples.csv") in by_stem]
 
 
 def example_text(path: Path) -> str:
@@ -622,6 +629,9 @@ def well_formed(draw: st.DrawFn, node: Node, big: bool = False) -> Invocation:
             else:
                 values = [draw(valid_value(node.path, p, big)) for _ in range(max(1, p.nargs))]
                 options.append(_option_tokens(name, values, draw(st.integers(0, 4)) == 0))
+    pairs = sampled_pairs() if node.path[-1:] == ("validate",) and len(arguments) == 2 else []
+    if pairs and draw(st.booleans()):  # half the time a query with samples drawn from its own answer
+        arguments = [str(f) for f in draw(st.sampled_from(pairs))]
     order = draw(st.permutations(options)) if options else []
     body = [tok for opt in order for tok in opt]
     if arguments and draw(st.booleans()):

@@ -525,6 +525,7 @@ def test_composite_answers_scenarios_and_cancelling(browser: object, server: str
     assert page.input_value("#eo-0-distance") == "7" and page.input_value("#eo-0-attacker") == ASSAULT["attacker"]
     # decimals, one small chart per part of the outcome, the 10 most probable outcomes: a short page
     assert page.evaluate("document.documentElement.scrollHeight") < 3000
+    assert page.locator("#eo-0-vehicle_moved").is_hidden()  # asked only when the defender is a vehicle
     fields = page.evaluate("[...document.querySelectorAll('.eo-marginal')].map(f => f.dataset.field)")
     assert fields == ["attacker", "attacker_status", "defender", "defender_status"]
     assert page.locator('[data-panel="0"] .eo-table tbody tr').count() == 10

@@ -46,7 +46,7 @@ def simulate(tmp_path: Path, n: int, seed: int, bug: str | None = None) -> Path:
     """The example simulator's counts of ``n`` assaults, as a CSV file."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        _simulator().main([str(n), str(seed), "--counts"] + (["--bug", bug] if bug else []))
+        _simulator().main([str(n), "--seed", str(seed), "--counts"] + (["--bug", bug] if bug else []))
     path = tmp_path / f"assault-{bug or 'faithful'}-{n}-{seed}.csv"
     path.write_text(out.getvalue())
     return path
@@ -127,7 +127,7 @@ def test_the_example_simulator_writes_what_validate_reads(tmp_path: Path) -> Non
 
 @pytest.mark.slow
 def test_the_faithful_simulator_is_accepted_and_each_bug_rejected(tmp_path: Path) -> None:
-    """100,000 assaults each (seed 1): the files docs/validating.md validates are the simulator's."""
+    """100,000 assaults each (random seed 1): the files docs/validating.md validates are the simulator's."""
     made = {bug: simulate(tmp_path, 100_000, 1, bug) for bug in (None, *BUGS)}
     for bug, path in made.items():
         shipped = ROOT / "examples" / "validation" / f"assault_samples_{(bug or 'faithful').replace('-', '_')}.csv"

@@ -310,12 +310,13 @@
     updateConditions() {
       const rules = this.fields.rules ? this.fields.rules.items.map((n) => n.value) : null;
       const has = (...names) => rules === null || names.some((r) => rules.includes(r));
-      const target = this.fields.target;
+      const target = this.fields.target, defender = this.fields.defender;
       for (const [name, field] of Object.entries(this.fields)) {
         let show = true;
         if (name === "firers" || name.startsWith("firer_")) show = has("gets-hot");
         else if (name === "moved" && rules !== null) show = has("heavy", "salvo");
         else if (name === "facing" && target && target.spec.input === "file") show = target.isVehicle();
+        else if (name === "vehicle_moved" && defender && defender.spec.input === "file") show = defender.isVehicle();
         field.box.hidden = !show;
       }
     }

@@ -4,9 +4,9 @@ twenty Ork Boyz (``examples/40k6/ork_boyz_sluggas.toml``) charge ten Space
 Marines (``examples/40k6/tactical_squad_mixed_weapons.toml``) from 7 inches,
 for up to three rounds of combat. From the repository root:
 
-    python examples/validation/simulate_assault.py 100000 1 --counts > assault.csv
+    python examples/validation/simulate_assault.py 100000 --seed 1 --counts > assault.csv
     exactodds validate examples/validation/assault_query.toml assault.csv    # exit 0
-    python examples/validation/simulate_assault.py 100000 1 --counts --bug no-look-out-sir > bug.csv
+    python examples/validation/simulate_assault.py 100000 --seed 1 --counts --bug no-look-out-sir > bug.csv
     exactodds validate examples/validation/assault_query.toml bug.csv        # exit 1
 
 ``--bug NAME`` plants one wrong reading of the rules:
@@ -184,10 +184,10 @@ class Assault:
 
 
 def main(argv: list[str]) -> None:
-    """``N SEED [--bug NAME] [--counts]``: N assaults (SEED: the random seed) as CSV on standard output."""
+    """``N [--seed S] [--bug NAME] [--counts]``: N assaults (S: the random seed, 1 by default) as CSV on standard output."""
     parser = argparse.ArgumentParser(description="Simulate the flagship assault (40K 6th edition).")
     parser.add_argument("n", type=int, help="number of assaults")
-    parser.add_argument("seed", type=int, help="random seed")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--bug", choices=BUGS, default=None, help="plant one wrong reading of the rules")
     parser.add_argument("--counts", action="store_true", help="one row per outcome, with its count")
     args = parser.parse_args(argv)

@@ -176,7 +176,9 @@ class Blows:
         got = self._steps.get(key)
         if got is None:
             concussive = self.a.concussive or self.d.concussive
-            got = self._steps[key] = tuple(self._step(i, *key, concussive) for i in self._initiatives(key))
+            a_choice, d_choice, a_slow, d_slow = key
+            got = self._steps[key] = tuple(self._step(i, a_choice, d_choice, a_slow, d_slow, concussive)
+                                           for i in self._initiatives(key))
         return got, first
 
     def round_weights(self, start: FightState) -> tuple[dict[tuple[UnitState, UnitState], int], int]:
