@@ -187,11 +187,11 @@ def main(argv: list[str]) -> None:
     """``N [--seed S] [--bug NAME] [--counts]``: N assaults (S: the random seed, 1 by default) as CSV on standard output."""
     parser = argparse.ArgumentParser(description="Simulate the flagship assault (40K 6th edition).")
     parser.add_argument("n", type=int, help="number of assaults")
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--seed", dest="random_seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--bug", choices=BUGS, default=None, help="plant one wrong reading of the rules")
     parser.add_argument("--counts", action="store_true", help="one row per outcome, with its count")
     args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
+    rng = random.Random(args.random_seed)
     outcomes = (Assault(rng, args.bug).run() for _ in range(args.n))
     out = sys.stdout
     if args.counts:
