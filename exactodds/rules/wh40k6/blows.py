@@ -243,7 +243,15 @@ class Striker:
         p_wound, p_rend = wound_chances(b, toughness)
         own = self.kernel(b.strength, b.ap, b.concussive)
         if not p_rend or not rending_changes_ap(b.rules, b.ap):
-            return own.run(attacks.then(partial(successes, p=p_hit * (p_wound + p_rend))), result)
+            p = p_hit * (p_wound + p_rend)
+            if len(result.weights()) == 1:
+                start = next(iter(result.weights()))
+                chain = own.birth_chain(start)
+                if chain is not None:  # each wound kills the next model or is saved: O(attacks)
+                    states, p_kill = chain
+                    last = len(states) - 1
+                    return attacks.then(partial(successes, p=p * p_kill)).map(lambda j: states[min(j, last)])
+            return own.run(attacks.then(partial(successes, p=p)), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})
         # a category of chance 0 (no wound but on a rending 6, when the Strength is too low)
