@@ -108,6 +108,21 @@ class _Side(NamedTuple):
     """A model in play has And They Shall Know No Fear: a sweeping advance does not destroy it."""
 
 
+def decisive(difference: int, attacker: Standing, defender: Standing) -> int:
+    """The difference of unsaved wounds (the attacker's inflicted minus the
+    defender's) as far as the combat result tells it apart
+    (:func:`~.fight.who_falls_back`): 0 when nobody tests; its sign alone when
+    the loser is Fearless or Stubborn; else at most Leadership - 2 either way
+    (a test on 2 or less passes only on a double 1). O(1)."""
+    if not (difference and attacker.survivors and defender.survivors):
+        return 0
+    loser = defender if difference > 0 else attacker
+    sign = 1 if difference > 0 else -1
+    if loser.morale:
+        return sign
+    return sign * min(abs(difference), max(1, loser.leadership - 2))
+
+
 def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False,
                 numbering: Numbering | None = None) -> RoundKernel:
     """One round of combat between locked units, as a kernel on
@@ -167,24 +182,84 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         return Engagement(att, dfd, sa, sd, False)
 
     ends: dict[tuple, Table] = {}
+    numbered: dict[tuple, int] = {}
+
+    def end_number(a: _Side, d: _Side, statuses: tuple[str, str]) -> int:
+        """The number of the engagement after the round (:func:`end_of_round`). O(1) when known."""
+        key = (a.state, d.state, statuses)
+        got = numbered.get(key)
+        if got is None:
+            got = numbered[key] = numbers.number(end_of_round(a, d, statuses))
+        return got
 
     def settled(att: UnitState, dfd: UnitState) -> Table:
         """The combat result, the loser's morale test and the sweeping advance
         after the blows left ``att`` and ``dfd``: (number of the engagement after
         the round, integer weight) pairs and their total. The combat result
-        reads the unsaved wounds only through their difference, so this is
-        memoised per (states without their counters, difference): states
-        reached from different engagements share it. O(1) when known."""
+        reads the unsaved wounds only through their difference, and that only
+        up to :func:`decisive`, so this is memoised per (states without their
+        counters, decisive difference): states reached from different
+        engagements share it. O(1) when known."""
         a, d = a_side(att), d_side(dfd)
-        key = (a.state, d.state, dfd.unsaved - att.unsaved)
+        key = (a.state, d.state, decisive(dfd.unsaved - att.unsaved, a.standing, d.standing))
         got = ends.get(key)
         if got is None:
             falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
-            got = ends[key] = (tuple((numbers.number(end_of_round(a, d, st)), v) for st, v in falls.weights().items()),
+            got = ends[key] = (tuple((end_number(a, d, st), v) for st, v in falls.weights().items()),
                                falls.denominator)
         return got
 
-    def table(e: Engagement) -> Table:
+    scaled: dict[tuple, tuple[tuple[int, int], ...] | None] = {}
+
+    def settled_over(att: UnitState, dfd: UnitState, key: tuple) -> tuple[tuple[int, int], ...] | None:
+        """:func:`settled`'s pairs over :data:`ENDING_DENOMINATOR` (None when its
+        total does not divide it), memoised on ``key`` (:func:`settled`'s). O(1) when known."""
+        got = scaled.get(key, False)
+        if got is False:
+            pairs, total = settled(att, dfd)
+            f = ENDING_DENOMINATOR // total
+            got = scaled[key] = None if ENDING_DENOMINATOR % total else tuple((end, v * f) for end, v in pairs)
+        return got  # type: ignore[return-value]
+
+    sided: dict[int, tuple] = {}
+
+    def sided_of(on: tuple, side: Callable[[UnitState], _Side]) -> tuple:
+        """A side's blows (:data:`~.fight.Part`) as (state, its record's state without the
+        counter, unsaved wounds, weight), once per table (tables are kept by the strikers)."""
+        got = sided.get(id(on))
+        if got is None or got[0] is not on:
+            got = sided[id(on)] = (on, tuple((st, side(st).state, st.unsaved, v) for st, v in on))
+        return got[1]
+
+    def fused(e: Engagement) -> Table | None:
+        """The round from a locked engagement as a weight table, the last
+        Initiative step's blows and each state's ending (:func:`settled`) in one
+        pass, states after the blows not merged first (the same pairs, in the
+        same order, as :func:`merged`); None with Concussive weapons or an
+        ending of another denominator. O(states after the blows x endings)
+        big-integer multiply-adds, one tuple and one look-up per state."""
+        if blows.a.concussive or blows.d.concussive:
+            return None
+        parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
+        out: dict[int, int] = {}
+        get = out.get
+        for w, den, on_a, on_d in parts:
+            scale = w * (lcm // den)
+            ds = sided_of(on_d, d_side)
+            for att, a_state, ua, va in sided_of(on_a, a_side):
+                sa = scale * va
+                for dfd, d_state, ud, vd in ds:
+                    key = (a_state, d_state, ud - ua)
+                    pairs = scaled.get(key) or settled_over(att, dfd, key)
+                    if pairs is None:
+                        return None
+                    x = sa * vd
+                    for end, v in pairs:
+                        out[end] = get(end, 0) + x * v
+        g = math.gcd(*out.values())
+        return tuple((end, v // g) for end, v in out.items()), total * lcm * ENDING_DENOMINATOR // g
+
+    def merged(e: Engagement) -> Table:
         """The round from a locked engagement as a weight table: the blows
         (:meth:`~.fight.Blows.round_weights`), then per state after them its
         ending (:func:`settled`), merged on the engagements' numbers:
@@ -203,8 +278,16 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         g = math.gcd(*out.values())
         return tuple((end, v // g) for end, v in out.items()), blows_total * lcm // g  # the weights' sum
 
+    def table(e: Engagement) -> Table:
+        """The round's weight table, reduced (so the same from either way of computing it)."""
+        return fused(e) or merged(e)
+
     return RoundKernel(table, numbers)
 
+
+ENDING_DENOMINATOR = 36 * 36
+"""A common multiple of the endings' totals: a morale test in 36ths, then a
+sweeping advance in 36ths."""
 
 Table = tuple[tuple[tuple[int, int], ...], int]
 """A kernel's answer as a plain table: ((number of an engagement, integer
