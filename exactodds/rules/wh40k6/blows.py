@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from dataclasses import replace
 from functools import partial
 
 from ...core import Dist
@@ -110,6 +111,8 @@ class Striker:
         self._choices: dict[UnitState, Choice] = {}
         self._memo: dict[tuple, Dist] = {}
         self._tables: dict[tuple, tuple] = {}
+        self._by_dist: dict[int, tuple[Dist, tuple]] = {}
+        self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
         self._passes: dict[tuple, list[Fraction]] = {}
         self._who: dict[tuple, tuple] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
@@ -213,7 +216,10 @@ class Striker:
         got = self._tables.get(key)
         if got is None:
             d = self.strike(initiative, own, foe, choice, slow)
-            got = self._tables[key] = (tuple(d.weights().items()), d.denominator)
+            got = self._by_dist.get(id(d))  # one table per distinct blows (the Dists are memoised)
+            if got is None or got[0] is not d:
+                got = self._by_dist[id(d)] = (d, (tuple(d.weights().items()), d.denominator))
+            got = self._tables[key] = got[1]
         return got
 
     def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:
@@ -235,6 +241,23 @@ class Striker:
             result = self._wounds(result, attacks, self._p_hit(j, target_ws), b, toughness)
         return result
 
+    def _birth_chain(self, own: IndexedKernel, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
+        """:meth:`~.casualties.IndexedKernel.birth_chain` from ``start``, found from
+        its state without the unsaved-wound counter: the wound kernel never reads
+        the counter, only adds 1 to it, so the chain is that one with every
+        counter raised by ``start``'s. O(chain) per (chain, counter), memoised."""
+        if not start.unsaved:
+            return own.birth_chain(start)
+        chain = own.birth_chain(replace(start, unsaved=0))
+        if chain is None:
+            return None
+        key = (id(chain[0]), start.unsaved)
+        got = self._shifted.get(key)
+        if got is None or got[0] is not chain[0]:
+            u = start.unsaved
+            got = self._shifted[key] = (chain[0], tuple(replace(s, unsaved=s.unsaved + u) for s in chain[0]))
+        return got[1], chain[1]
+
     def _wounds(self, result: Dist, attacks: Dist, p_hit: Fraction, b: Blow, toughness: int) -> Dist:
         """Hit then wound, each attack independent: Binomial(attacks, p_hit p_wound),
         O(attacks) (random Attacks: mixed over their total, O(attacks^2)); with
@@ -245,8 +268,7 @@ class Striker:
         if not p_rend or not rending_changes_ap(b.rules, b.ap):
             p = p_hit * (p_wound + p_rend)
             if len(result.weights()) == 1:
-                start = next(iter(result.weights()))
-                chain = own.birth_chain(start)
+                chain = self._birth_chain(own, next(iter(result.weights())))
                 if chain is not None:  # each wound kills the next model or is saved: O(attacks)
                     states, p_kill = chain
                     last = len(states) - 1

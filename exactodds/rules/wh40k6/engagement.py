@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from itertools import chain
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
@@ -210,15 +211,23 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         return got
 
     scaled: dict[tuple, tuple[tuple[int, int], ...] | None] = {}
+    over: dict[int, tuple[tuple[int, int], ...] | None] = {}
+    end_lists: dict[int, tuple[int, ...]] = {}
 
     def settled_over(att: UnitState, dfd: UnitState, key: tuple) -> tuple[tuple[int, int], ...] | None:
         """:func:`settled`'s pairs over :data:`ENDING_DENOMINATOR` (None when its
         total does not divide it), memoised on ``key`` (:func:`settled`'s). O(1) when known."""
         got = scaled.get(key, False)
         if got is False:
-            pairs, total = settled(att, dfd)
-            f = ENDING_DENOMINATOR // total
-            got = scaled[key] = None if ENDING_DENOMINATOR % total else tuple((end, v * f) for end, v in pairs)
+            table = settled(att, dfd)
+            got = over.get(id(table), False)
+            if got is False:  # one tuple per ending (the tables are kept by settled's memo)
+                pairs, total = table
+                f = ENDING_DENOMINATOR // total
+                got = over[id(table)] = None if ENDING_DENOMINATOR % total else tuple((end, v * f) for end, v in pairs)
+                if got is not None:
+                    end_lists[id(got)] = tuple(end for end, _ in got)
+            scaled[key] = got
         return got  # type: ignore[return-value]
 
     sided: dict[int, tuple] = {}
@@ -256,8 +265,55 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                     x = sa * vd
                     for end, v in pairs:
                         out[end] = get(end, 0) + x * v
-        g = math.gcd(*out.values())
-        return tuple((end, v // g) for end, v in out.items()), total * lcm * ENDING_DENOMINATOR // g
+        return tuple(out.items()), total * lcm * ENDING_DENOMINATOR  # not reduced: the worlds' merge reduces
+
+    def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
+        """The round from each of ``items`` (locked engagements, integer weights
+        over a total the caller keeps) at once: states after the blows merged
+        on their ending (states, decisive difference of unsaved wounds) across
+        the engagements before the endings are applied. Returns (number of the
+        engagement after the round -> weight, over the caller's total x the
+        returned factor) and, per item, the numbers its :func:`table` lists, in
+        that order; None with Concussive weapons or an ending of another
+        denominator. O(states after the blows) multiply-adds and look-ups, then
+        O(distinct endings x their outcomes): the endings are applied once per
+        round, not once per engagement."""
+        if blows.a.concussive or blows.d.concussive:
+            return None
+        plans = []
+        common = 1
+        for e, weight in items:
+            parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
+            plans.append((weight, parts, lcm, total * lcm))
+            common = math.lcm(common, total * lcm)
+        acc: dict[int, int] = {}
+        pairs_of: dict[int, tuple[tuple[int, int], ...]] = {}
+        get = acc.get
+        orders = []
+        for weight, parts, lcm, total in plans:
+            f = weight * (common // total)
+            seen: dict[int, None] = {}  # the endings of this engagement, in its table's order
+            for w, den, on_a, on_d in parts:
+                scale = f * w * (lcm // den)
+                ds = sided_of(on_d, d_side)
+                for att, a_state, ua, va in sided_of(on_a, a_side):
+                    sa = scale * va
+                    for dfd, d_state, ud, vd in ds:
+                        key = (a_state, d_state, ud - ua)
+                        pairs = scaled.get(key) or settled_over(att, dfd, key)
+                        if pairs is None:
+                            return None
+                        i = id(pairs)
+                        acc[i] = get(i, 0) + sa * vd
+                        seen[i] = None
+                        pairs_of[i] = pairs
+            orders.append(tuple(dict.fromkeys(chain.from_iterable(end_lists[i] for i in seen))))
+        out: dict[int, int] = {}
+        put = out.get
+        for i, x in acc.items():
+            for end, v in pairs_of[i]:
+                out[end] = put(end, 0) + x * v
+        return out, common * ENDING_DENOMINATOR, orders
 
     def merged(e: Engagement) -> Table:
         """The round from a locked engagement as a weight table: the blows
@@ -282,12 +338,15 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         """The round's weight table, reduced (so the same from either way of computing it)."""
         return fused(e) or merged(e)
 
-    return RoundKernel(table, numbers)
+    return RoundKernel(table, numbers, mixture)
 
 
 ENDING_DENOMINATOR = 36 * 36
 """A common multiple of the endings' totals: a morale test in 36ths, then a
 sweeping advance in 36ths."""
+
+Mixture = tuple[dict[int, int], int, list[tuple[int, ...]]]
+"""A round from many engagements at once (:meth:`RoundKernel.mixture`)."""
 
 Table = tuple[tuple[tuple[int, int], ...], int]
 """A kernel's answer as a plain table: ((number of an engagement, integer
@@ -301,10 +360,34 @@ class RoundKernel:
     worlds merges without building a Dist per engagement). Engagements not
     locked pass through; locked ones are memoised, O(1) when known."""
 
-    def __init__(self, locked_table: Callable[[Engagement], Table], numbering: Numbering) -> None:
+    def __init__(self, locked_table: Callable[[Engagement], Table], numbering: Numbering,
+                 locked_mixture: Callable[[Sequence[tuple[Engagement, int]]], Mixture | None] | None = None) -> None:
         self._locked_table = locked_table
+        self._locked_mixture = locked_mixture
         self.numbering = numbering
         self._tables: dict[Engagement, Table] = {}
+
+    def mixture(self, items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
+        """The round from each of ``items`` (engagements, integer weights) at
+        once: (number -> weight over the items' total x the factor), the factor,
+        and per item its table's numbers in order; None when it is only
+        computed engagement by engagement (:meth:`table`)."""
+        locked = [(e, w) for e, w in items if e.locked()]
+        got = self._locked_mixture(locked) if locked and self._locked_mixture else None
+        if got is None and locked:
+            return None
+        out, factor, locked_orders = got if got is not None else ({}, 1, [])
+        put = out.get
+        orders = []
+        it = iter(locked_orders)
+        for e, w in items:
+            if e.locked():
+                orders.append(next(it))
+            else:
+                i = self.numbering.number(e)
+                out[i] = put(i, 0) + w * factor
+                orders.append((i,))
+        return out, factor, orders
 
     def table(self, e: Engagement) -> Table:
         """((number of the engagement after the round, weight), ...) and their total."""
@@ -339,6 +422,32 @@ class Rounds:
 
     def __call__(self, e: Engagement) -> Dist:
         return (self.charging if e.just_charged else self.continuing)(e)
+
+    def mixture(self, items: Sequence[tuple[Engagement, int]]) -> list[tuple[int, int]] | None:
+        """The round from each of ``items`` (engagements, integer weights) at once,
+        as (number of the engagement after the round, weight) pairs in the order
+        the items' tables list them (first appearance), over the items' total
+        times an unreduced factor; None when only tables serve
+        (:meth:`RoundKernel.mixture`). O(the rounds' mixtures)."""
+        groups = [[(k, e, w) for k, (e, w) in enumerate(items) if e.just_charged == charging]
+                  for charging in (True, False)]
+        done = []
+        for kernel, group in zip((self.charging, self.continuing), groups, strict=True):
+            got = kernel.mixture([(e, w) for _, e, w in group]) if group else ({}, 1, [])
+            if got is None:
+                return None
+            done.append(got)
+        factor = math.lcm(*(f for _, f, _ in done))
+        orders: list[tuple[int, ...]] = [()] * len(items)
+        total: dict[int, int] = {}
+        put = total.get
+        for (out, f, group_orders), group in zip(done, groups, strict=True):
+            for (k, _, _), order in zip(group, group_orders, strict=True):
+                orders[k] = order
+            scale = factor // f
+            for i, x in out.items():
+                total[i] = put(i, 0) + x * scale
+        return [(i, total[i]) for i in dict.fromkeys(chain.from_iterable(orders))]
 
 
 def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None = None,
