@@ -211,6 +211,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         return got
 
     scaled: dict[tuple, tuple[tuple[int, int], ...] | None] = {}
+    # beyond the highest Leadership - 2 either way no difference of unsaved wounds is
+    # told apart (decisive), so the look-ups below clamp it there first
+    cap = max(1, max(m.melee.leadership for m in (*a_models, *d_models)) - 2)  # type: ignore[union-attr]
     over: dict[int, tuple[tuple[int, int], ...] | None] = {}
     end_lists: dict[int, tuple[int, ...]] = {}
 
@@ -299,7 +302,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 for att, a_state, ua, va in sided_of(on_a, a_side):
                     sa = scale * va
                     for dfd, d_state, ud, vd in ds:
-                        key = (a_state, d_state, ud - ua)
+                        diff = ud - ua
+                        key = (a_state, d_state, diff if -cap <= diff <= cap else cap if diff > 0 else -cap)
                         pairs = scaled.get(key) or settled_over(att, dfd, key)
                         if pairs is None:
                             return None
