@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
+from ...core.limits import charge
 from ...dice import d6
 from ..allocation import Numbering, UnitState
 from .assault import check_distance, unit_charge_roll
@@ -216,6 +217,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     cap = max(1, max(m.melee.leadership for m in (*a_models, *d_models)) - 2)  # type: ignore[union-attr]
     over: dict[int, tuple[tuple[int, int], ...] | None] = {}
     end_lists: dict[int, tuple[int, ...]] = {}
+    pairs_of: dict[int, tuple[tuple[int, int], ...]] = {}
 
     def settled_over(att: UnitState, dfd: UnitState, key: tuple) -> tuple[tuple[int, int], ...] | None:
         """:func:`settled`'s pairs over :data:`ENDING_DENOMINATOR` (None when its
@@ -230,45 +232,72 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 got = over[id(table)] = None if ENDING_DENOMINATOR % total else tuple((end, v * f) for end, v in pairs)
                 if got is not None:
                     end_lists[id(got)] = tuple(end for end, _ in got)
+                    pairs_of[id(got)] = got
             scaled[key] = got
         return got  # type: ignore[return-value]
 
     sided: dict[int, tuple] = {}
+    state_ids: Numbering[UnitState] = Numbering()
 
     def sided_of(on: tuple, side: Callable[[UnitState], _Side]) -> tuple:
-        """A side's blows (:data:`~.fight.Part`) as (state, its record's state without the
-        counter, unsaved wounds, weight), once per table (tables are kept by the strikers)."""
+        """A side's blows (:data:`~.fight.Part`) as (state, the number of its state
+        without the counter, unsaved wounds, weight), once per table (tables are
+        kept by the strikers)."""
         got = sided.get(id(on))
         if got is None or got[0] is not on:
-            got = sided[id(on)] = (on, tuple((st, side(st).state, st.unsaved, v) for st, v in on))
+            got = sided[id(on)] = (on, tuple((st, state_ids.number(side(st).state), st.unsaved, v) for st, v in on))
         return got[1]
 
-    def fused(e: Engagement) -> Table | None:
-        """The round from a locked engagement as a weight table, the last
-        Initiative step's blows and each state's ending (:func:`settled`) in one
-        pass, states after the blows not merged first (the same pairs, in the
-        same order, as :func:`merged`); None with Concussive weapons or an
-        ending of another denominator. O(states after the blows x endings)
-        big-integer multiply-adds, one tuple and one look-up per state."""
+    rows: dict[Engagement, Row | None] = {}
+
+    def row_of(e: Engagement) -> Row | None:
+        """The round from a locked engagement up to the endings: (ending, integer
+        weight) pairs (each ending one tuple of :func:`settled_over`, keyed by its
+        id), in the order of the states after the blows, and their total; the
+        numbers of the engagements after the round in its table's order. None
+        with Concussive weapons or an ending of another denominator. The last
+        Initiative step's blows and each state's ending in one pass, states
+        after the blows not merged first: O(states after the blows)
+        multiply-adds, one tuple of small integers and one look-up each.
+        Memoised per engagement."""
+        if e in rows:
+            return rows[e]
+        rows[e] = None
         if blows.a.concussive or blows.d.concussive:
             return None
         parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
-        out: dict[int, int] = {}
-        get = out.get
+        local: dict[int, int] = {}
+        get = local.get
         for w, den, on_a, on_d in parts:
             scale = w * (lcm // den)
             ds = sided_of(on_d, d_side)
-            for att, a_state, ua, va in sided_of(on_a, a_side):
+            for att, a_id, ua, va in sided_of(on_a, a_side):
                 sa = scale * va
-                for dfd, d_state, ud, vd in ds:
-                    key = (a_state, d_state, ud - ua)
+                for dfd, d_id, ud, vd in ds:
+                    diff = ud - ua
+                    key = (a_id, d_id, diff if -cap <= diff <= cap else cap if diff > 0 else -cap)
                     pairs = scaled.get(key) or settled_over(att, dfd, key)
                     if pairs is None:
                         return None
-                    x = sa * vd
-                    for end, v in pairs:
-                        out[end] = get(end, 0) + x * v
-        return tuple(out.items()), total * lcm * ENDING_DENOMINATOR  # not reduced: the worlds' merge reduces
+                    i = id(pairs)
+                    local[i] = get(i, 0) + sa * vd
+        order = tuple(dict.fromkeys(chain.from_iterable(end_lists[i] for i in local)))
+        got = rows[e] = (tuple(local.items()), total * lcm, order)
+        return got
+
+    def fused(e: Engagement) -> Table | None:
+        """The round from a locked engagement as a weight table from its
+        :func:`row_of` (the same pairs, in the same order, as :func:`merged`;
+        not reduced). O(its row x endings)."""
+        row = row_of(e)
+        if row is None:
+            return None
+        out: dict[int, int] = {}
+        get = out.get
+        for i, x in row[0]:
+            for end, v in pairs_of[i]:
+                out[end] = get(end, 0) + x * v
+        return tuple(out.items()), row[1] * ENDING_DENOMINATOR
 
     def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights
@@ -278,46 +307,29 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         engagement after the round -> weight, over the caller's total x the
         returned factor) and, per item, the numbers its :func:`table` lists, in
         that order; None with Concussive weapons or an ending of another
-        denominator. O(states after the blows) multiply-adds and look-ups, then
-        O(distinct endings x their outcomes): the endings are applied once per
-        round, not once per engagement."""
-        if blows.a.concussive or blows.d.concussive:
-            return None
-        plans = []
+        denominator. O(each engagement's row) multiply-adds (:func:`row_of`,
+        memoised, so a later round from known engagements costs only these),
+        then O(distinct endings x their outcomes): the endings are applied
+        once per round, not once per engagement."""
+        got = [row_of(e) for e, _ in items]
         common = 1
-        for e, weight in items:
-            parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
-            plans.append((weight, parts, lcm, total * lcm))
-            common = math.lcm(common, total * lcm)
+        for row in got:
+            if row is None:
+                return None
+            common = math.lcm(common, row[1])
         acc: dict[int, int] = {}
-        pairs_of: dict[int, tuple[tuple[int, int], ...]] = {}
         get = acc.get
-        orders = []
-        for weight, parts, lcm, total in plans:
+        for (_, weight), (pairs, total, _) in zip(items, got, strict=True):  # type: ignore[misc]
             f = weight * (common // total)
-            seen: dict[int, None] = {}  # the endings of this engagement, in its table's order
-            for w, den, on_a, on_d in parts:
-                scale = f * w * (lcm // den)
-                ds = sided_of(on_d, d_side)
-                for att, a_state, ua, va in sided_of(on_a, a_side):
-                    sa = scale * va
-                    for dfd, d_state, ud, vd in ds:
-                        diff = ud - ua
-                        key = (a_state, d_state, diff if -cap <= diff <= cap else cap if diff > 0 else -cap)
-                        pairs = scaled.get(key) or settled_over(att, dfd, key)
-                        if pairs is None:
-                            return None
-                        i = id(pairs)
-                        acc[i] = get(i, 0) + sa * vd
-                        seen[i] = None
-                        pairs_of[i] = pairs
-            orders.append(tuple(dict.fromkeys(chain.from_iterable(end_lists[i] for i in seen))))
+            charge(len(pairs), f.bit_length())
+            for i, x in pairs:
+                acc[i] = get(i, 0) + f * x
         out: dict[int, int] = {}
         put = out.get
         for i, x in acc.items():
             for end, v in pairs_of[i]:
                 out[end] = put(end, 0) + x * v
-        return out, common * ENDING_DENOMINATOR, orders
+        return out, common * ENDING_DENOMINATOR, [row[2] for row in got]  # type: ignore[index]
 
     def merged(e: Engagement) -> Table:
         """The round from a locked engagement as a weight table: the blows
@@ -348,6 +360,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
 ENDING_DENOMINATOR = 36 * 36
 """A common multiple of the endings' totals: a morale test in 36ths, then a
 sweeping advance in 36ths."""
+
+Row = tuple[tuple[tuple[int, int], ...], int, tuple[int, ...]]
+"""A round from one engagement up to the endings (see ``row_of`` in :func:`fight_round`)."""
 
 Mixture = tuple[dict[int, int], int, list[tuple[int, ...]]]
 """A round from many engagements at once (:meth:`RoundKernel.mixture`)."""
