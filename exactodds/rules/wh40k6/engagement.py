@@ -351,7 +351,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         return tuple((end, v // g) for end, v in out.items()), blows_total * lcm // g  # the weights' sum
 
     def table(e: Engagement) -> Table:
-        """The round's weight table, reduced (so the same from either way of computing it)."""
+        """The round's weight table (not always reduced: a Dist built from it, or
+        the worlds merged from it, are the same either way)."""
         return fused(e) or merged(e)
 
     return RoundKernel(table, numbers, mixture)
