@@ -112,6 +112,7 @@ class Striker:
         self._memo: dict[tuple, Dist] = {}
         self._tables: dict[tuple, tuple] = {}
         self._by_dist: dict[int, tuple[Dist, tuple]] = {}
+        self._binomials: dict[tuple[Dist, Fraction], Dist] = {}
         self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
         self._passes: dict[tuple, list[Fraction]] = {}
         self._who: dict[tuple, tuple] = {}
@@ -258,6 +259,16 @@ class Striker:
             got = self._shifted[key] = (chain[0], tuple(replace(s, unsaved=s.unsaved + u) for s in chain[0]))
         return got[1], chain[1]
 
+    def _thinned(self, attacks: Dist, p: Fraction) -> Dist:
+        """Binomial(attacks, p), mixed over the attacks. O(attacks) (random
+        Attacks: O(attacks^2)), memoised per (attacks, p): the same strikers
+        at the same chance against targets of different sizes share it."""
+        key = (attacks, p)
+        got = self._binomials.get(key)
+        if got is None:
+            got = self._binomials[key] = attacks.then(partial(successes, p=p))
+        return got
+
     def _wounds(self, result: Dist, attacks: Dist, p_hit: Fraction, b: Blow, toughness: int) -> Dist:
         """Hit then wound, each attack independent: Binomial(attacks, p_hit p_wound),
         O(attacks) (random Attacks: mixed over their total, O(attacks^2)); with
@@ -272,7 +283,7 @@ class Striker:
                 if chain is not None:  # each wound kills the next model or is saved: O(attacks)
                     states, p_kill = chain
                     last = len(states) - 1
-                    return attacks.then(partial(successes, p=p * p_kill)).map(lambda j: states[min(j, last)])
+                    return self._thinned(attacks, p * p_kill).map(lambda j: states[min(j, last)])
             return own.run(attacks.then(partial(successes, p=p)), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})
