@@ -443,6 +443,14 @@ class Rounds:
     def __call__(self, e: Engagement) -> Dist:
         return (self.charging if e.just_charged else self.continuing)(e)
 
+    def on_dist(self, dist: Dist) -> Dist:
+        """``dist.then(self)`` from :meth:`mixture` (the same outcomes, in the same order)."""
+        pairs = self.mixture(list(dist.weights().items()))
+        if pairs is None:
+            return dist.then(self)
+        ends = self.numbering.values
+        return Dist.from_weights({ends[i]: v for i, v in pairs})
+
     def mixture(self, items: Sequence[tuple[Engagement, int]]) -> list[tuple[int, int]] | None:
         """The round from each of ``items`` (engagements, integer weights) at once,
         as (number of the engagement after the round, weight) pairs in the order
@@ -566,7 +574,8 @@ def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, roun
                   overwatch: bool = True, order: Sequence[str] | None = None,
                   difficult_terrain: bool = False) -> list[Step]:
     """The assault sequence (:func:`assault_kernels`) as steps on :class:`Engagement` states."""
-    return [Step.kernel(name, kernel, doc) for name, kernel, doc in
+    return [Step.whole(name, kernel.on_dist, doc) if isinstance(kernel, Rounds) else Step.kernel(name, kernel, doc)
+            for name, kernel, doc in
             assault_kernels(attacker, defender, distance, rounds, overwatch, order, difficult_terrain)]
 
 
