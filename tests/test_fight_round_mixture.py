@@ -94,3 +94,13 @@ def test_the_decisive_difference(difference: int, loser_ld: int, morale: str, wa
 
 def test_nobody_tests_when_a_unit_is_destroyed() -> None:
     assert decisive(4, Standing(3, 8, ""), Standing(0, 0, "")) == 0
+
+
+def test_lines_striking_alike_sum_their_attacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sergeant with 2 Attacks and three troopers: one binomial of 5 attacks,
+    the same answer (order included) as each line's wounds allocated in turn."""
+    a = Unit((fighter("sgt", a=2, ld=9), fighter("a", count=3)))
+    d = Unit((fighter("d", count=6, save=4),))
+    fast = _strike(a, d, UnitState((1,) * 6), False, monkeypatch)
+    assert fast == _strike(a, d, UnitState((1,) * 6), True, monkeypatch)
+    assert fast[0] == ((1,) * 6, 0, 7 ** 5) and fast[-1] == 8 ** 5

@@ -20,6 +20,7 @@ on a tie. When it strikes does not enter the choice.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from dataclasses import replace
@@ -232,6 +233,7 @@ class Striker:
             if n:  # Hammer of Wrath: n automatic hits at the profile's Strength, no AP
                 s = self.attacks[j].strength
                 result = self.kernel(s, None, False).run(successes(n, wound_target(s, toughness).chance()), result)
+        pending: list = []  # lines striking alike, their attacks summed: (attacks, P(hit), blow)
         for j, n in enumerate(counts):
             if not n:
                 continue
@@ -239,8 +241,27 @@ class Striker:
             attacks = self.attacks[j].attack_counts(n, self.bonus[j] + b.extra_attacks)
             if not max(attacks.support()):
                 continue
-            result = self._wounds(result, attacks, self._p_hit(j, target_ws), b, toughness)
-        return result
+            p_hit = self._p_hit(j, target_ws)
+            if pending and pending[1:] == [p_hit, b] and self._thins(result, b, toughness):
+                pending[0] = pending[0].combine(attacks, operator.add)
+                continue
+            if pending:
+                result = self._wounds(result, *pending, toughness)
+            pending = [attacks, p_hit, b]
+        return self._wounds(result, *pending, toughness) if pending else result
+
+    def _thins(self, result: Dist, b: Blow, toughness: int) -> bool:
+        """The blow's wounds on ``result`` (one state) are a binomial thinning
+        (:meth:`_wounds`): then lines striking alike may sum their attacks, the
+        chain of k1 wounds then k2 being the chain of k1 + k2, and its states
+        listed in the same order (fewest casualties first). O(1) when known."""
+        if len(result.weights()) != 1:
+            return False
+        p_wound, p_rend = wound_chances(b, toughness)
+        if p_rend and rending_changes_ap(b.rules, b.ap):
+            return False
+        own = self.kernel(b.strength, b.ap, b.concussive)
+        return self._birth_chain(own, next(iter(result.weights()))) is not None
 
     def _birth_chain(self, own: IndexedKernel, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
         """:meth:`~.casualties.IndexedKernel.birth_chain` from ``start``, found from

@@ -133,12 +133,15 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     turn, +1 Attack), then the combat result, the loser's morale test and the
     sweeping advance. A unit destroyed ends the combat.
 
-    Engagements not locked pass through unchanged. Memoised per engagement;
-    cost (distinct engagements) x (one fight's Initiative steps), then per
-    distinct state after the blows O(1) (each unit's standing computed once
-    per distinct unit state, O(models); each morale test and sweeping advance
-    once per (result, Initiatives), O(36)). ``numbering``: the numbers its
-    tables give the engagements (shared by the rounds of one assault)."""
+    Engagements not locked pass through unchanged. Memoised per engagement
+    (its row: the states after the blows, each keyed by its ending); cost
+    (distinct engagements) x (one fight's Initiative steps), then per state
+    after the blows O(1); each ending (combat result, morale test, sweeping
+    advance) once per (unit states, decisive difference), O(models). A round
+    from a whole distribution of engagements (:meth:`RoundKernel.mixture`)
+    sums the rows on the endings and applies each ending once. ``numbering``:
+    the numbers its tables give the engagements (shared by the rounds of one
+    assault)."""
     numbers: Numbering[Engagement] = Numbering() if numbering is None else numbering
     blows = Blows(attacker, defender, charged, difficult_terrain)
     a_models, d_models = attacker.expanded(), defender.expanded()
