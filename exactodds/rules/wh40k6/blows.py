@@ -20,8 +20,10 @@ on a tie. When it strikes does not enter the choice.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from dataclasses import replace
 from functools import partial
 
 from ...core import Dist
@@ -110,6 +112,9 @@ class Striker:
         self._choices: dict[UnitState, Choice] = {}
         self._memo: dict[tuple, Dist] = {}
         self._tables: dict[tuple, tuple] = {}
+        self._by_dist: dict[int, tuple[Dist, tuple]] = {}
+        self._binomials: dict[tuple[Dist, Fraction], Dist] = {}
+        self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
         self._passes: dict[tuple, list[Fraction]] = {}
         self._who: dict[tuple, tuple] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
@@ -213,7 +218,10 @@ class Striker:
         got = self._tables.get(key)
         if got is None:
             d = self.strike(initiative, own, foe, choice, slow)
-            got = self._tables[key] = (tuple(d.weights().items()), d.denominator)
+            got = self._by_dist.get(id(d))  # one table per distinct blows (the Dists are memoised)
+            if got is None or got[0] is not d:
+                got = self._by_dist[id(d)] = (d, (tuple(d.weights().items()), d.denominator))
+            got = self._tables[key] = got[1]
         return got
 
     def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:
@@ -225,6 +233,7 @@ class Striker:
             if n:  # Hammer of Wrath: n automatic hits at the profile's Strength, no AP
                 s = self.attacks[j].strength
                 result = self.kernel(s, None, False).run(successes(n, wound_target(s, toughness).chance()), result)
+        pending: list = []  # lines striking alike, their attacks summed: (attacks, P(hit), blow)
         for j, n in enumerate(counts):
             if not n:
                 continue
@@ -232,8 +241,54 @@ class Striker:
             attacks = self.attacks[j].attack_counts(n, self.bonus[j] + b.extra_attacks)
             if not max(attacks.support()):
                 continue
-            result = self._wounds(result, attacks, self._p_hit(j, target_ws), b, toughness)
-        return result
+            p_hit = self._p_hit(j, target_ws)
+            if pending and pending[1:] == [p_hit, b] and self._thins(result, b, toughness):
+                pending[0] = pending[0].combine(attacks, operator.add)
+                continue
+            if pending:
+                result = self._wounds(result, *pending, toughness)
+            pending = [attacks, p_hit, b]
+        return self._wounds(result, *pending, toughness) if pending else result
+
+    def _thins(self, result: Dist, b: Blow, toughness: int) -> bool:
+        """The blow's wounds on ``result`` (one state) are a binomial thinning
+        (:meth:`_wounds`): then lines striking alike may sum their attacks, the
+        chain of k1 wounds then k2 being the chain of k1 + k2, and its states
+        listed in the same order (fewest casualties first). O(1) when known."""
+        if len(result.weights()) != 1:
+            return False
+        p_wound, p_rend = wound_chances(b, toughness)
+        if p_rend and rending_changes_ap(b.rules, b.ap):
+            return False
+        own = self.kernel(b.strength, b.ap, b.concussive)
+        return self._birth_chain(own, next(iter(result.weights()))) is not None
+
+    def _birth_chain(self, own: IndexedKernel, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
+        """:meth:`~.casualties.IndexedKernel.birth_chain` from ``start``, found from
+        its state without the unsaved-wound counter: the wound kernel never reads
+        the counter, only adds 1 to it, so the chain is that one with every
+        counter raised by ``start``'s. O(chain) per (chain, counter), memoised."""
+        if not start.unsaved:
+            return own.birth_chain(start)
+        chain = own.birth_chain(replace(start, unsaved=0))
+        if chain is None:
+            return None
+        key = (id(chain[0]), start.unsaved)
+        got = self._shifted.get(key)
+        if got is None or got[0] is not chain[0]:
+            u = start.unsaved
+            got = self._shifted[key] = (chain[0], tuple(replace(s, unsaved=s.unsaved + u) for s in chain[0]))
+        return got[1], chain[1]
+
+    def _thinned(self, attacks: Dist, p: Fraction) -> Dist:
+        """Binomial(attacks, p), mixed over the attacks. O(attacks) (random
+        Attacks: O(attacks^2)), memoised per (attacks, p): the same strikers
+        at the same chance against targets of different sizes share it."""
+        key = (attacks, p)
+        got = self._binomials.get(key)
+        if got is None:
+            got = self._binomials[key] = attacks.then(partial(successes, p=p))
+        return got
 
     def _wounds(self, result: Dist, attacks: Dist, p_hit: Fraction, b: Blow, toughness: int) -> Dist:
         """Hit then wound, each attack independent: Binomial(attacks, p_hit p_wound),
@@ -243,7 +298,14 @@ class Striker:
         p_wound, p_rend = wound_chances(b, toughness)
         own = self.kernel(b.strength, b.ap, b.concussive)
         if not p_rend or not rending_changes_ap(b.rules, b.ap):
-            return own.run(attacks.then(partial(successes, p=p_hit * (p_wound + p_rend))), result)
+            p = p_hit * (p_wound + p_rend)
+            if len(result.weights()) == 1:
+                chain = self._birth_chain(own, next(iter(result.weights())))
+                if chain is not None:  # each wound kills the next model or is saved: O(attacks)
+                    states, p_kill = chain
+                    last = len(states) - 1
+                    return self._thinned(attacks, p * p_kill).map(lambda j: states[min(j, last)])
+            return own.run(attacks.then(partial(successes, p=p)), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})
         # a category of chance 0 (no wound but on a rending 6, when the Strength is too low)

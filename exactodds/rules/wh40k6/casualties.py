@@ -17,6 +17,7 @@ each model's save against the attack, and Instant Death.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
@@ -203,6 +204,7 @@ class IndexedKernel:
         self._states = numbering.values
         self._memo: dict[int, Dist] = {}
         self._chains: dict[Dist, list[Dist]] = {}
+        self._births: dict[int, tuple[tuple[UnitState, ...], Fraction | None] | None] = {}
 
     def _step(self, i: int) -> Dist:
         d = self._memo.get(i)
@@ -220,6 +222,34 @@ class IndexedKernel:
         begin = start.map(self._id) if isinstance(start, Dist) else Dist.constant(self._id(start))
         chain = self._chains.setdefault(begin, [])
         return iterate(count, self._step, begin, chain).map(self._states.__getitem__)
+
+    def birth_chain(self, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
+        """The states s_0 = ``start``, s_1, ... s_m and the chance p when, from
+        each s_j (j < m), one application reaches s_(j+1) with chance p and
+        stays at s_j otherwise, the same p at every step, and s_m stays; else
+        None. After k applications the state is then s_min(m, Binomial(k, p)):
+        a unit whose models in play each fall to one unsaved wound, closest
+        first, at the same save. O(m) kernel calls (memoised), once per state:
+        a chain is the next state's chain with one state in front."""
+        walked: list[tuple[int, int, Fraction | None]] = []  # (id, next id or -1, p)
+        i = self._id(start)
+        while i not in self._births:
+            step = self._step(i).weights()
+            if step.keys() == {i}:  # absorbing: no model left to take the wound
+                self._births[i] = ((self._states[i],), None)
+                break
+            nxt = [j for j in step if j != i]
+            if len(nxt) != 1:
+                self._births[i] = None
+                break
+            walked.append((i, nxt[0], Fraction(step[nxt[0]], sum(step.values()))))
+            i = nxt[0]
+        for i, j, p in reversed(walked):
+            after = self._births[j]
+            ok = after is not None and after[1] in (None, p)
+            self._births[i] = ((self._states[i], *after[0]), p) if ok else None  # type: ignore[index]
+        got = self._births[self._id(start)]
+        return None if got is None else (got[0], got[1] or Fraction(0))
 
 
 def allocate_wounds(wounds: Dist, models: Sequence[AllocModel], choose: Recipient, damage: Damage,

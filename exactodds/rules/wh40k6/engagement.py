@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from itertools import chain
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
+from ...core.limits import charge
 from ...dice import d6
 from ..allocation import Numbering, UnitState
 from .assault import check_distance, unit_charge_roll
@@ -108,6 +110,21 @@ class _Side(NamedTuple):
     """A model in play has And They Shall Know No Fear: a sweeping advance does not destroy it."""
 
 
+def decisive(difference: int, attacker: Standing, defender: Standing) -> int:
+    """The difference of unsaved wounds (the attacker's inflicted minus the
+    defender's) as far as the combat result tells it apart
+    (:func:`~.fight.who_falls_back`): 0 when nobody tests; its sign alone when
+    the loser is Fearless or Stubborn; else at most Leadership - 2 either way
+    (a test on 2 or less passes only on a double 1). O(1)."""
+    if not (difference and attacker.survivors and defender.survivors):
+        return 0
+    loser = defender if difference > 0 else attacker
+    sign = 1 if difference > 0 else -1
+    if loser.morale:
+        return sign
+    return sign * min(abs(difference), max(1, loser.leadership - 2))
+
+
 def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False,
                 numbering: Numbering | None = None) -> RoundKernel:
     """One round of combat between locked units, as a kernel on
@@ -116,12 +133,15 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     turn, +1 Attack), then the combat result, the loser's morale test and the
     sweeping advance. A unit destroyed ends the combat.
 
-    Engagements not locked pass through unchanged. Memoised per engagement;
-    cost (distinct engagements) x (one fight's Initiative steps), then per
-    distinct state after the blows O(1) (each unit's standing computed once
-    per distinct unit state, O(models); each morale test and sweeping advance
-    once per (result, Initiatives), O(36)). ``numbering``: the numbers its
-    tables give the engagements (shared by the rounds of one assault)."""
+    Engagements not locked pass through unchanged. Memoised per engagement
+    (its row: the states after the blows, each keyed by its ending); cost
+    (distinct engagements) x (one fight's Initiative steps), then per state
+    after the blows O(1); each ending (combat result, morale test, sweeping
+    advance) once per (unit states, decisive difference), O(models). A round
+    from a whole distribution of engagements (:meth:`RoundKernel.mixture`)
+    sums the rows on the endings and applies each ending once. ``numbering``:
+    the numbers its tables give the engagements (shared by the rounds of one
+    assault)."""
     numbers: Numbering[Engagement] = Numbering() if numbering is None else numbering
     blows = Blows(attacker, defender, charged, difficult_terrain)
     a_models, d_models = attacker.expanded(), defender.expanded()
@@ -167,24 +187,154 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         return Engagement(att, dfd, sa, sd, False)
 
     ends: dict[tuple, Table] = {}
+    numbered: dict[tuple, int] = {}
+
+    def end_number(a: _Side, d: _Side, statuses: tuple[str, str]) -> int:
+        """The number of the engagement after the round (:func:`end_of_round`). O(1) when known."""
+        key = (a.state, d.state, statuses)
+        got = numbered.get(key)
+        if got is None:
+            got = numbered[key] = numbers.number(end_of_round(a, d, statuses))
+        return got
 
     def settled(att: UnitState, dfd: UnitState) -> Table:
         """The combat result, the loser's morale test and the sweeping advance
         after the blows left ``att`` and ``dfd``: (number of the engagement after
         the round, integer weight) pairs and their total. The combat result
-        reads the unsaved wounds only through their difference, so this is
-        memoised per (states without their counters, difference): states
-        reached from different engagements share it. O(1) when known."""
+        reads the unsaved wounds only through their difference, and that only
+        up to :func:`decisive`, so this is memoised per (states without their
+        counters, decisive difference): states reached from different
+        engagements share it. O(1) when known."""
         a, d = a_side(att), d_side(dfd)
-        key = (a.state, d.state, dfd.unsaved - att.unsaved)
+        key = (a.state, d.state, decisive(dfd.unsaved - att.unsaved, a.standing, d.standing))
         got = ends.get(key)
         if got is None:
             falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
-            got = ends[key] = (tuple((numbers.number(end_of_round(a, d, st)), v) for st, v in falls.weights().items()),
+            got = ends[key] = (tuple((end_number(a, d, st), v) for st, v in falls.weights().items()),
                                falls.denominator)
         return got
 
-    def table(e: Engagement) -> Table:
+    scaled: dict[tuple, tuple[tuple[int, int], ...] | None] = {}
+    # beyond the highest Leadership - 2 either way no difference of unsaved wounds is
+    # told apart (decisive), so the look-ups below clamp it there first
+    cap = max(1, max(m.melee.leadership for m in (*a_models, *d_models)) - 2)  # type: ignore[union-attr]
+    over: dict[int, tuple[tuple[int, int], ...] | None] = {}
+    end_lists: dict[int, tuple[int, ...]] = {}
+    pairs_of: dict[int, tuple[tuple[int, int], ...]] = {}
+
+    def settled_over(att: UnitState, dfd: UnitState, key: tuple) -> tuple[tuple[int, int], ...] | None:
+        """:func:`settled`'s pairs over :data:`ENDING_DENOMINATOR` (None when its
+        total does not divide it), memoised on ``key`` (:func:`settled`'s). O(1) when known."""
+        got = scaled.get(key, False)
+        if got is False:
+            table = settled(att, dfd)
+            got = over.get(id(table), False)
+            if got is False:  # one tuple per ending (the tables are kept by settled's memo)
+                pairs, total = table
+                f = ENDING_DENOMINATOR // total
+                got = over[id(table)] = None if ENDING_DENOMINATOR % total else tuple((end, v * f) for end, v in pairs)
+                if got is not None:
+                    end_lists[id(got)] = tuple(end for end, _ in got)
+                    pairs_of[id(got)] = got
+            scaled[key] = got
+        return got  # type: ignore[return-value]
+
+    sided: dict[int, tuple] = {}
+    state_ids: Numbering[UnitState] = Numbering()
+
+    def sided_of(on: tuple, side: Callable[[UnitState], _Side]) -> tuple:
+        """A side's blows (:data:`~.fight.Part`) as (state, the number of its state
+        without the counter, unsaved wounds, weight), once per table (tables are
+        kept by the strikers)."""
+        got = sided.get(id(on))
+        if got is None or got[0] is not on:
+            got = sided[id(on)] = (on, tuple((st, state_ids.number(side(st).state), st.unsaved, v) for st, v in on))
+        return got[1]
+
+    rows: dict[Engagement, Row | None] = {}
+
+    def row_of(e: Engagement) -> Row | None:
+        """The round from a locked engagement up to the endings: (ending, integer
+        weight) pairs (each ending one tuple of :func:`settled_over`, keyed by its
+        id), in the order of the states after the blows, and their total; the
+        numbers of the engagements after the round in its table's order. None
+        with Concussive weapons or an ending of another denominator. The last
+        Initiative step's blows and each state's ending in one pass, states
+        after the blows not merged first: O(states after the blows)
+        multiply-adds, one tuple of small integers and one look-up each.
+        Memoised per engagement."""
+        if e in rows:
+            return rows[e]
+        rows[e] = None
+        if blows.a.concussive or blows.d.concussive:
+            return None
+        parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
+        local: dict[int, int] = {}
+        get = local.get
+        for w, den, on_a, on_d in parts:
+            scale = w * (lcm // den)
+            ds = sided_of(on_d, d_side)
+            for att, a_id, ua, va in sided_of(on_a, a_side):
+                sa = scale * va
+                for dfd, d_id, ud, vd in ds:
+                    diff = ud - ua
+                    key = (a_id, d_id, diff if -cap <= diff <= cap else cap if diff > 0 else -cap)
+                    pairs = scaled.get(key) or settled_over(att, dfd, key)
+                    if pairs is None:
+                        return None
+                    i = id(pairs)
+                    local[i] = get(i, 0) + sa * vd
+        order = tuple(dict.fromkeys(chain.from_iterable(end_lists[i] for i in local)))
+        got = rows[e] = (tuple(local.items()), total * lcm, order)
+        return got
+
+    def fused(e: Engagement) -> Table | None:
+        """The round from a locked engagement as a weight table from its
+        :func:`row_of` (the same pairs, in the same order, as :func:`merged`;
+        not reduced). O(its row x endings)."""
+        row = row_of(e)
+        if row is None:
+            return None
+        out: dict[int, int] = {}
+        get = out.get
+        for i, x in row[0]:
+            for end, v in pairs_of[i]:
+                out[end] = get(end, 0) + x * v
+        return tuple(out.items()), row[1] * ENDING_DENOMINATOR
+
+    def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
+        """The round from each of ``items`` (locked engagements, integer weights
+        over a total the caller keeps) at once: states after the blows merged
+        on their ending (states, decisive difference of unsaved wounds) across
+        the engagements before the endings are applied. Returns (number of the
+        engagement after the round -> weight, over the caller's total x the
+        returned factor) and, per item, the numbers its :func:`table` lists, in
+        that order; None with Concussive weapons or an ending of another
+        denominator. O(each engagement's row) multiply-adds (:func:`row_of`,
+        memoised, so a later round from known engagements costs only these),
+        then O(distinct endings x their outcomes): the endings are applied
+        once per round, not once per engagement."""
+        got = [row_of(e) for e, _ in items]
+        common = 1
+        for row in got:
+            if row is None:
+                return None
+            common = math.lcm(common, row[1])
+        acc: dict[int, int] = {}
+        get = acc.get
+        for (_, weight), (pairs, total, _) in zip(items, got, strict=True):  # type: ignore[misc]
+            f = weight * (common // total)
+            charge(len(pairs), f.bit_length())
+            for i, x in pairs:
+                acc[i] = get(i, 0) + f * x
+        out: dict[int, int] = {}
+        put = out.get
+        for i, x in acc.items():
+            for end, v in pairs_of[i]:
+                out[end] = put(end, 0) + x * v
+        return out, common * ENDING_DENOMINATOR, [row[2] for row in got]  # type: ignore[index]
+
+    def merged(e: Engagement) -> Table:
         """The round from a locked engagement as a weight table: the blows
         (:meth:`~.fight.Blows.round_weights`), then per state after them its
         ending (:func:`settled`), merged on the engagements' numbers:
@@ -203,8 +353,23 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         g = math.gcd(*out.values())
         return tuple((end, v // g) for end, v in out.items()), blows_total * lcm // g  # the weights' sum
 
-    return RoundKernel(table, numbers)
+    def table(e: Engagement) -> Table:
+        """The round's weight table (not always reduced: a Dist built from it, or
+        the worlds merged from it, are the same either way)."""
+        return fused(e) or merged(e)
 
+    return RoundKernel(table, numbers, mixture)
+
+
+ENDING_DENOMINATOR = 36 * 36
+"""A common multiple of the endings' totals: a morale test in 36ths, then a
+sweeping advance in 36ths."""
+
+Row = tuple[tuple[tuple[int, int], ...], int, tuple[int, ...]]
+"""A round from one engagement up to the endings (see ``row_of`` in :func:`fight_round`)."""
+
+Mixture = tuple[dict[int, int], int, list[tuple[int, ...]]]
+"""A round from many engagements at once (:meth:`RoundKernel.mixture`)."""
 
 Table = tuple[tuple[tuple[int, int], ...], int]
 """A kernel's answer as a plain table: ((number of an engagement, integer
@@ -218,10 +383,34 @@ class RoundKernel:
     worlds merges without building a Dist per engagement). Engagements not
     locked pass through; locked ones are memoised, O(1) when known."""
 
-    def __init__(self, locked_table: Callable[[Engagement], Table], numbering: Numbering) -> None:
+    def __init__(self, locked_table: Callable[[Engagement], Table], numbering: Numbering,
+                 locked_mixture: Callable[[Sequence[tuple[Engagement, int]]], Mixture | None] | None = None) -> None:
         self._locked_table = locked_table
+        self._locked_mixture = locked_mixture
         self.numbering = numbering
         self._tables: dict[Engagement, Table] = {}
+
+    def mixture(self, items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
+        """The round from each of ``items`` (engagements, integer weights) at
+        once: (number -> weight over the items' total x the factor), the factor,
+        and per item its table's numbers in order; None when it is only
+        computed engagement by engagement (:meth:`table`)."""
+        locked = [(e, w) for e, w in items if e.locked()]
+        got = self._locked_mixture(locked) if locked and self._locked_mixture else None
+        if got is None and locked:
+            return None
+        out, factor, locked_orders = got if got is not None else ({}, 1, [])
+        put = out.get
+        orders = []
+        it = iter(locked_orders)
+        for e, w in items:
+            if e.locked():
+                orders.append(next(it))
+            else:
+                i = self.numbering.number(e)
+                out[i] = put(i, 0) + w * factor
+                orders.append((i,))
+        return out, factor, orders
 
     def table(self, e: Engagement) -> Table:
         """((number of the engagement after the round, weight), ...) and their total."""
@@ -256,6 +445,40 @@ class Rounds:
 
     def __call__(self, e: Engagement) -> Dist:
         return (self.charging if e.just_charged else self.continuing)(e)
+
+    def on_dist(self, dist: Dist) -> Dist:
+        """``dist.then(self)`` from :meth:`mixture` (the same outcomes, in the same order)."""
+        pairs = self.mixture(list(dist.weights().items()))
+        if pairs is None:
+            return dist.then(self)
+        ends = self.numbering.values
+        return Dist.from_weights({ends[i]: v for i, v in pairs})
+
+    def mixture(self, items: Sequence[tuple[Engagement, int]]) -> list[tuple[int, int]] | None:
+        """The round from each of ``items`` (engagements, integer weights) at once,
+        as (number of the engagement after the round, weight) pairs in the order
+        the items' tables list them (first appearance), over the items' total
+        times an unreduced factor; None when only tables serve
+        (:meth:`RoundKernel.mixture`). O(the rounds' mixtures)."""
+        groups = [[(k, e, w) for k, (e, w) in enumerate(items) if e.just_charged == charging]
+                  for charging in (True, False)]
+        done = []
+        for kernel, group in zip((self.charging, self.continuing), groups, strict=True):
+            got = kernel.mixture([(e, w) for _, e, w in group]) if group else ({}, 1, [])
+            if got is None:
+                return None
+            done.append(got)
+        factor = math.lcm(*(f for _, f, _ in done))
+        orders: list[tuple[int, ...]] = [()] * len(items)
+        total: dict[int, int] = {}
+        put = total.get
+        for (out, f, group_orders), group in zip(done, groups, strict=True):
+            for (k, _, _), order in zip(group, group_orders, strict=True):
+                orders[k] = order
+            scale = factor // f
+            for i, x in out.items():
+                total[i] = put(i, 0) + x * scale
+        return [(i, total[i]) for i in dict.fromkeys(chain.from_iterable(orders))]
 
 
 def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None = None,
@@ -354,7 +577,8 @@ def assault_steps(attacker: Unit, defender: Unit, distance: int | Fraction, roun
                   overwatch: bool = True, order: Sequence[str] | None = None,
                   difficult_terrain: bool = False) -> list[Step]:
     """The assault sequence (:func:`assault_kernels`) as steps on :class:`Engagement` states."""
-    return [Step.kernel(name, kernel, doc) for name, kernel, doc in
+    return [Step.whole(name, kernel.on_dist, doc) if isinstance(kernel, Rounds) else Step.kernel(name, kernel, doc)
+            for name, kernel, doc in
             assault_kernels(attacker, defender, distance, rounds, overwatch, order, difficult_terrain)]
 
 

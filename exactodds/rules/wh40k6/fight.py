@@ -198,13 +198,26 @@ class Blows:
             for step in steps:
                 d = step(d)
             return {(f.attacker, f.defender): w for f, w in d.weights().items()}, d.denominator
+        parts, lcm, total = self.last_step(start)
+        return _product(parts, lcm), total * lcm
+
+    def last_step(self, start: FightState) -> tuple[list[Part], int, int]:
+        """The round from ``start`` up to its last Initiative step, and that
+        step's blows unmerged: one :data:`Part` per state before it, their
+        common denominator and the weights' total before it (after the round:
+        ``total x lcm``; the states after it, in order, are the products of
+        each part's two tables, parts in order). Without Concussive weapons
+        (:meth:`round_weights`). Cost: the steps before the last merged as in
+        :meth:`round_weights`, O(states x outcomes) multiply-adds each."""
         key, first = self._plan(start)
         a_choice, d_choice, a_slow, d_slow = key
         states: dict[tuple[UnitState, UnitState], int] = {(first.attacker, first.defender): 1}
         total = 1
-        for i in self._initiatives(key):
-            parts = []
-            lcm, terms = 1, 0
+        inits = self._initiatives(key)
+        parts: list[Part] = [(1, 1, ((first.attacker, 1),), ((first.defender, 1),))]
+        lcm = 1
+        for n, i in enumerate(inits):
+            parts, lcm, terms = [], 1, 0
             for (att, dfd), w in states.items():
                 on_d, d_total = self.a.strike_table(i, att, dfd, a_choice, a_slow)
                 on_a, a_total = self.d.strike_table(i, dfd, att, d_choice, d_slow)
@@ -213,18 +226,10 @@ class Blows:
                 lcm = lcm * den // gcd(lcm, den)
                 terms += len(on_a) * len(on_d)
             charge(terms, total.bit_length() + lcm.bit_length())
-            out: dict[tuple[UnitState, UnitState], int] = {}
-            get = out.get
-            for w, den, on_a, on_d in parts:  # O(terms): both sides' blows at once, casualties after
-                scale = w * (lcm // den)
-                for att, va in on_a:
-                    sa = scale * va
-                    for dfd, vd in on_d:
-                        k = (att, dfd)
-                        out[k] = get(k, 0) + sa * vd
-            states, total = out, total * lcm
-        return states, total
-
+            if n == len(inits) - 1:
+                break
+            states, total = _product(parts, lcm), total * lcm
+        return parts, lcm, total
     def _step(self, i: int, a_choice: Choice, d_choice: Choice, a_slow: frozenset[int], d_slow: frozenset[int],
               concussive: bool) -> Step:
         a, d = self.a, self.d
@@ -241,6 +246,33 @@ class Blows:
             return new_attacker.combine(new_defender, FightState)
 
         return Step.kernel(f"initiative {i}", kernel)
+
+
+Part = tuple[int, int, tuple[tuple[UnitState, int], ...], tuple[tuple[UnitState, int], ...]]
+"""A state before an Initiative step and the step's blows from it: its weight,
+the blows' denominator, the attacker's states after them and the defender's
+(each with its integer weight over that denominator's factor)."""
+
+
+def _product(parts: list[Part], lcm: int | None = None) -> dict[tuple[UnitState, UnitState], int]:
+    """The states after an Initiative step from its :data:`Part` (both sides'
+    blows at once, casualties after), merged, over ``lcm`` times the weights'
+    total before it (``lcm``: the parts' common denominator). O(terms)
+    big-integer multiply-adds."""
+    if lcm is None:
+        lcm = 1
+        for _, den, _, _ in parts:
+            lcm = lcm * den // gcd(lcm, den)
+    out: dict[tuple[UnitState, UnitState], int] = {}
+    get = out.get
+    for w, den, on_a, on_d in parts:
+        scale = w * (lcm // den)
+        for att, va in on_a:
+            sa = scale * va
+            for dfd, vd in on_d:
+                k = (att, dfd)
+                out[k] = get(k, 0) + sa * vd
+    return out
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,16 @@ def _merge_tables(dist: Dist, rounds: Rounds, engagement: Callable[[World], Enga
     big-integer multiply-adds (metered as :meth:`Dist.then` meters them), on
     the engagements' numbers when every world holds the two units alone (each
     outcome written into a world once), else on the worlds."""
+    if all(len(w.units) == 2 for w in dist.weights()):
+        pairs = rounds.mixture([(engagement(w), weight) for w, weight in dist.weights().items()])
+        if pairs is not None:  # the whole distribution at once, the same outcomes in the same order
+            first = next(iter(dist.weights()))
+            ends = rounds.numbering.values
+            joined: dict[World, int] = {}
+            for i, v in pairs:
+                z = join(first, ends[i])
+                joined[z] = joined.get(z, 0) + v
+            return Dist.from_weights(joined)
     parts = []
     lcm, terms, alone = 1, 0, True
     for w, weight in dist.weights().items():
