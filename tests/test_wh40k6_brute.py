@@ -12,9 +12,17 @@ all for the whole assault).
 :class:`DieByDie` plays the same rules for the close combat, Overwatch, the
 charge and several weapon groups one raw d6 at a time too (each face a
 branch), as processes on hashable states, memoised per state: a partial
-state reached by different rolls is explored once. It covers 2-4 models a
-side, 1-3 weapons and 1-2 rounds of combat in a fraction of a second a case;
-it is checked against :func:`tree` on the small cases (tests/test_wh40k6_exchange.py).
+state reached by different rolls is explored once. Its close combat knows
+the close-combat weapons (the weapon each line fights with, chosen at the
+start of every round as :func:`sim_profile` reads the docs; two weapons,
+Specialist Weapon, Unwieldy, the lance on the charge, rending, shred,
+poisoned, sniper, Instant Death and Eternal Warrior from the final
+Strength), Hammer of Wrath, Furious Charge, charging through difficult
+terrain (assault grenades), Concussive into the next round and And They
+Shall Know No Fear against the sweeping advance. It covers 2-4 models a
+side, 1-3 weapons and 1-3 rounds of combat in a fraction of a second a case;
+it is checked against :func:`tree` on the small cases (tests/test_wh40k6_exchange.py,
+tests/test_wh40k6_melee_brute.py).
 
 The module's own tests check the enumerators themselves.
 """
