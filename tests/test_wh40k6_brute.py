@@ -12,9 +12,17 @@ all for the whole assault).
 :class:`DieByDie` plays the same rules for the close combat, Overwatch, the
 charge and several weapon groups one raw d6 at a time too (each face a
 branch), as processes on hashable states, memoised per state: a partial
-state reached by different rolls is explored once. It covers 2-4 models a
-side, 1-3 weapons and 1-2 rounds of combat in a fraction of a second a case;
-it is checked against :func:`tree` on the small cases (tests/test_wh40k6_exchange.py).
+state reached by different rolls is explored once. Its close combat knows
+the close-combat weapons (the weapon each line fights with, chosen at the
+start of every round as :func:`sim_profile` reads the docs; two weapons,
+Specialist Weapon, Unwieldy, the lance on the charge, rending, shred,
+poisoned, sniper, Instant Death and Eternal Warrior from the final
+Strength), Hammer of Wrath, Furious Charge, charging through difficult
+terrain (assault grenades), Concussive into the next round and And They
+Shall Know No Fear against the sweeping advance. It covers 2-4 models a
+side, 1-3 weapons and 1-3 rounds of combat in a fraction of a second a case;
+it is checked against :func:`tree` on the small cases (tests/test_wh40k6_exchange.py,
+tests/test_wh40k6_melee_brute.py).
 
 The module's own tests check the enumerators themselves.
 """
@@ -399,6 +407,14 @@ def sim_pass_through(m: dict, ap: int | None, s: int) -> Fraction:
     return p
 
 
+def mean_attacks(attacks: int | tuple[int, int, int]) -> Fraction:
+    """The mean of a model's Attacks: a number, or (dice, sides, plus) (a D3: mean 2)."""
+    if isinstance(attacks, int):
+        return Fraction(attacks)
+    dice, sides, plus = attacks
+    return Fraction(dice * (sides + 1), 2) + plus
+
+
 def sim_profile(m: dict, charging: bool, slowed: bool, bonus: int, p_hit: Fraction, t: int,
                 first: dict) -> dict:
     """How a line strikes this round: i, s, ap, wound rules, poisoned, attacks
@@ -433,7 +449,7 @@ def sim_profile(m: dict, charging: bool, slowed: bool, bonus: int, p_hit: Fracti
         prof = dict(i=1 if slowed or "unwieldy" in wr else m["i"], s=s, ap=ap, rules=wr & {"rending", "shred", "sniper"},
                     poisoned=w.get("poisoned"), extra=extra, conc="concussive" in wr)
         die = exact(lambda chance: sim_melee_wound(chance, prof, t))
-        value = (m["a"] + bonus + extra) * p_hit * (die.get("wound", 0) * sim_pass_through(first, ap, s)
+        value = (mean_attacks(m["a"]) + bonus + extra) * p_hit * (die.get("wound", 0) * sim_pass_through(first, ap, s)
                                                     + die.get("rend", 0) * sim_pass_through(first, 2, s))
         if value > best_value:
             best, best_value = prof, value
@@ -899,31 +915,80 @@ class DieByDie:
             return d6_faces(lambda f: (to_roll - 1, total + (f if sides == 6 else (f + 1) // 2)))
         return self.run(("attacks", sides), (n * dice, n * (plus + bonus)), advance)
 
-    def melee_wounds(self, n: int, hit: int, wound: int | None, hatred: bool) -> dict[int, Fraction]:
-        """Wounds of n attacks: a hit die (``hit``+; Hatred rerolls a miss),
-        then a wound die for a hit."""
+    def melee_hits(self, n: int, hit: int, hatred: bool) -> dict[int, Fraction]:
+        """Hits of n attacks: a hit die each (``hit``+); Hatred rerolls a miss once."""
         def advance(s: tuple) -> Any:
-            to_go, wounds, stage = s
-            if stage == "wound":
-                return d6_faces(lambda f: (to_go - 1, wounds + (wound is not None and f >= wound), "hit"))
+            to_go, hits, again = s
             if not to_go:
-                return Done(wounds)
+                return Done(hits)
 
             def after(f: int) -> tuple:
                 if f >= hit:
-                    return to_go, wounds, "wound"
-                if hatred and stage == "hit":
-                    return to_go, wounds, "rehit"    # the same attack, rolled again
-                return to_go - 1, wounds, "hit"
+                    return to_go - 1, hits + 1, False
+                if hatred and not again:
+                    return to_go, hits, True      # the same attack, rolled again
+                return to_go - 1, hits, False
             return d6_faces(after)
-        return self.run(("melee", hit, wound, hatred), (n, 0, "hit"), advance)
+        return self.run(("melee hits", hit, hatred), (n, 0, False), advance)
 
-    def blow_step(self, core: tuple, step: int, first: bool) -> dict[tuple, Fraction]:
+    def dice_at_least(self, n: int, x: int | None) -> dict[int, Fraction]:
+        """How many of n d6 roll ``x`` or more (None: none can)."""
+        def advance(s: tuple) -> Any:
+            to_go, got = s
+            if not to_go:
+                return Done(got)
+            return d6_faces(lambda f: (to_go - 1, got + (x is not None and f >= x)))
+        return self.run(("at least", x), (n, 0), advance)
+
+    def profiles(self, la: tuple, ld: tuple, first: bool, terrain: bool) -> dict[tuple[str, str], dict]:
+        """Each line's close-combat profile for a round starting from (a left, d
+        left) (:func:`sim_round_profiles`: the weapon it fights with, its
+        Initiative, Strength, AP, wound rules, Attacks added)."""
+        key = ("profiles", la, ld, first, terrain)
+        got = self.memo.setdefault("profiles", {}).get(key)
+        if got is None:
+            lines = {k: list(dict.fromkeys(m["line"] for m in self.units[k])) for k in "ad"}
+            got = sim_round_profiles(self.units, lines, {"a": list(la), "d": list(ld)}, first, terrain)
+            self.memo["profiles"][key] = got
+        return got
+
+    def line_wounds(self, m: dict, n: int, prof: dict, first: bool, t_ws: int, t_t: int
+                    ) -> dict[tuple[int, int], Fraction]:
+        """(wounds, rending wounds at AP2) of the n models of one line: Attacks,
+        hit dice, then wound dice with the weapon's rules (Poisoned in close
+        combat also rerolls a failure when its Strength beats the Toughness)."""
+        hatred = first and "hatred" in m.get("rules", ())
+        rules = frozenset(prof["rules"])
+        if prof["poisoned"] is not None:
+            rules |= {"poisoned"}
+            if prof["s"] > t_t:
+                rules |= {"shred"}
+        rend_ap2 = prof["ap"] is None or prof["ap"] > 2
+
+        def wounded(h: int) -> dict:
+            return project(self.wound_rolls(h, prof["s"], t_t, rules, prof["poisoned"]),
+                           lambda k: k if rend_ap2 else (k[0] + k[1], 0))
+        hits = bind(self.attack_count(n, m["a"], prof["bonus"] + prof["extra"]),
+                    lambda k: self.melee_hits(k, ws_needed(m["ws"], t_ws), hatred))
+        return bind(hits, wounded)
+
+    def hammer_wounds(self, n: int, s: int, t: int) -> dict[tuple[int, int], Fraction]:
+        """Hammer of Wrath: n automatic hits at Strength s, a wound die each."""
+        return project(self.dice_at_least(n, wound_needed(s, t)), lambda k: (k, 0))
+
+    def blow_step(self, core: tuple, step: int, first: bool, terrain: bool, start: tuple) -> dict[tuple, Fraction]:
         """One Initiative step from ``core`` = (a left, d left, a's unsaved, d's
-        unsaved): both sides' models of Initiative ``step`` in play at its start
-        strike (first: the first round after the charge), line by line; then
-        each line's wounds allocated in turn."""
+        unsaved, slow a, slow d, late a, late d, concussed a, concussed d):
+        both sides' models that strike at ``step`` (their line's profile for
+        the round begun at ``start``; Initiative 1 when slow, concussed in the
+        previous round, or late, concussed in this one before striking), in
+        play at its start, strike line by line; Hammer of Wrath hits first at
+        Initiative 10 on the charge. Then each line's wounds allocated in turn,
+        its rending ones after at AP2; a Concussive blow's unsaved wound on a
+        model that survives concusses it."""
         left = {"a": core[0], "d": core[1]}
+        slow = {"a": core[4] | core[6], "d": core[5] | core[7]}
+        profs = self.profiles(*start, first, terrain)
         strikes = []
         for side, foe in (("a", "d"), ("d", "a")):
             models, foes = self.units[side], self.units[foe]
@@ -932,46 +997,66 @@ class DieByDie:
                 continue
             t_ws = majority([foes[i]["ws"] for i in foe_alive])
             t_t = majority([foes[i]["t"] for i in foe_alive])
-            for line in dict.fromkeys(m["line"] for m in models):
-                idx = [i for i, m in enumerate(models) if m["line"] == line and left[side][i] > 0 and m["i"] == step]
-                if not idx:
-                    continue
-                m = models[idx[0]]
-                rules = m.get("rules", ())
-                charging, was_charged = first and side == "a", first and side == "d"
-                bonus = (2 if "rage" in rules else 1) if charging else (
-                    1 if was_charged and "counter-attack" in rules else 0)
-                s = min(10, m["s"] + 1) if charging and "furious-charge" in rules else m["s"]
-                hatred = first and "hatred" in rules
-                wounds = bind(self.attack_count(len(idx), m["a"], bonus),
-                              lambda n, m=m, s=s, hatred=hatred: self.melee_wounds(
-                                  n, ws_needed(m["ws"], t_ws), wound_needed(s, t_t), hatred))
-                strikes.append((foe, wounds, s, m["ap"]))
+            lines = list(dict.fromkeys(m["line"] for m in models))
+            if step == 10 and first and side == "a":
+                for line in lines:
+                    hw = [i for i, m in enumerate(models) if m["line"] == line and left[side][i] > 0
+                          and "hammer-of-wrath" in m.get("rules", ())]
+                    if hw:
+                        s = models[hw[0]]["s"]
+                        strikes.append((foe, self.hammer_wounds(len(hw), s, t_t), s, None, False))
+            for line in lines:
+                prof = profs[side, line]
+                idx = [i for i, m in enumerate(models) if m["line"] == line and left[side][i] > 0
+                       and (1 if i in slow[side] else prof["i"]) == step]
+                if idx:
+                    wounds = self.line_wounds(models[idx[0]], len(idx), prof, first, t_ws, t_t)
+                    strikes.append((foe, wounds, prof["s"], prof["ap"], prof["conc"]))
         dist = {core: Fraction(1)}
-        for foe, wounds, s, ap in strikes:
-            k = 0 if foe == "a" else 1
-
-            def hit_foe(c: tuple, foe: str = foe, wounds: dict = wounds, s: int = s, ap: Any = ap, k: int = k
-                        ) -> dict:
-                out: Counter = Counter()
-                for n, p in wounds.items():
-                    for (after, unsaved), q in self.allocate(foe, c[k], n, s, ap, False).items():
-                        c2 = list(c)
-                        c2[k], c2[k + 2] = after, c[k + 2] + unsaved
-                        out[tuple(c2)] += p * q
-                return out
-            dist = bind(dist, hit_foe)
+        for foe, wounds, s, ap, conc in strikes:
+            dist = bind(dist, lambda c, foe=foe, wounds=wounds, s=s, ap=ap, conc=conc: self.take(
+                c, foe, wounds, s, ap, conc, step, profs))
         return dist
 
-    def blows(self, la: tuple, ld: tuple, first: bool) -> dict[tuple, Fraction]:
-        """A round's blows, Initiative 10 to 1: (a left, d left, a's unsaved, d's unsaved)."""
+    def take(self, c: tuple, foe: str, wounds: dict, s: int, ap: int | None, conc: bool, step: int,
+             profs: dict) -> dict[tuple, Fraction]:
+        """``foe`` takes one line's (wounds, rending wounds) from ``c``: the
+        wounds allocated, then the rending ones at AP2, each marking the models
+        a Concussive blow wounds and leaves in play (late too when their line
+        strikes after ``step``)."""
+        k = 0 if foe == "a" else 1
+        out: Counter = Counter()
+        for (n, rend), p in wounds.items():
+            first = self.allocate(foe, c[k], n, s, ap, False)
+            both = bind(first, lambda r: project(self.allocate(foe, r[0], rend, s, 2, False),
+                                                 lambda q, u=r[1]: (q[0], u + q[1])))
+            for (after, unsaved), q in both.items():
+                c2 = list(c)
+                c2[k], c2[k + 2] = after, c[k + 2] + unsaved
+                if conc:
+                    hurt = {i for i, (x, y) in enumerate(zip(c[k], after)) if 0 < y < x}
+                    models = self.units[foe]
+                    late = {i for i in hurt if profs[foe, models[i]["line"]]["i"] < step}
+                    c2[k + 6] = c[k + 6] | frozenset(late)
+                    c2[k + 8] = c[k + 8] | frozenset(hurt)
+                out[tuple(c2)] += p * q
+        return dict(out)
+
+    def blows(self, la: tuple, ld: tuple, first: bool, terrain: bool = False,
+              slow: tuple[frozenset, frozenset] = (frozenset(), frozenset())) -> dict[tuple, Fraction]:
+        """A round's blows, Initiative 10 to 1, ``slow``: each side's models
+        concussed in the previous round. Returns (a left, d left, a's unsaved,
+        d's unsaved, a concussed, d concussed), the concussed ones in play."""
         def make() -> dict:
-            dist = {(la, ld, 0, 0): Fraction(1)}
+            none = frozenset()
+            dist = {(la, ld, 0, 0, *slow, none, none, none, none): Fraction(1)}
             for step in range(10, 0, -1):
-                dist = bind(dist, lambda c, step=step: self.cached(("step", c, step, first),
-                                                                    lambda: self.blow_step(c, step, first)))
-            return dist
-        return self.cached(("blows", la, ld, first), make)
+                dist = bind(dist, lambda c, step=step: self.cached(
+                    ("step", c, step, first, terrain, la, ld),
+                    lambda: self.blow_step(c, step, first, terrain, (la, ld))))
+            return project(dist, lambda c: c[:4] + tuple(frozenset(i for i in c[k] if c[k - 8][i] > 0)
+                                                          for k in (8, 9)))
+        return self.cached(("blows", la, ld, first, terrain, slow), make)
 
     def lowest_i(self, side: str, left: tuple) -> int:
         return min(self.units[side][i]["i"] for i, w in enumerate(left) if w > 0)
@@ -983,7 +1068,7 @@ class DieByDie:
         inflicted) rolls 2D6, one die then the other, against its highest
         Leadership in play minus the difference (Stubborn: no minus; Fearless:
         no test); a double 1 passes."""
-        la, ld, ua, ud = core
+        la, ld, ua, ud = core[:4]
         if not any(la) or not any(ld) or ua == ud:
             return {"": Fraction(1)}
         loser = "d" if ud > ua else "a"
@@ -997,54 +1082,70 @@ class DieByDie:
         return {("" if passed else loser): p for passed, p in holds.items()}
 
     def round_end(self, core: tuple) -> dict[tuple, Fraction]:
-        """After the blows: (a left, d left, a status, d status). A unit
-        destroyed ends the combat; a loser that fails its test falls back, and
-        is caught and destroyed when the winner's D6 + lowest Initiative in
-        play is at least its own D6 + lowest Initiative in play."""
+        """After the blows: (a left, d left, a status, d status, a concussed, d
+        concussed). A unit destroyed ends the combat; a loser that fails its
+        test falls back, and is caught when the winner's D6 + lowest Initiative
+        in play is at least its own D6 + lowest Initiative in play: destroyed,
+        or, with a model in play with And They Shall Know No Fear, still
+        locked with all its models."""
         la, ld = core[:2]
+        conc = core[4:6]
         if not any(la) or not any(ld):
-            return {(la, ld, "", ""): Fraction(1)}
+            return {(la, ld, "", "", *conc): Fraction(1)}
         out: Counter = Counter()
         for loser, p in self.falls_back(core).items():
             if not loser:
-                out[(la, ld, "locked", "locked")] += p
+                out[(la, ld, "locked", "locked", *conc)] += p
                 continue
             winner = "d" if loser == "a" else "a"
             lleft, wleft = (la, ld) if loser == "a" else (ld, la)
             wi, li = self.lowest_i(winner, wleft), self.lowest_i(loser, lleft)
+            no_fear = any("and-they-shall-know-no-fear" in m.get("rules", ())
+                          for m, w in zip(self.units[loser], lleft) if w > 0)
             for caught, q in self.two_d6(lambda x, y: x + wi >= y + li).items():  # x: the winner's d6
+                if caught and no_fear:
+                    out[(la, ld, "locked", "locked", *conc)] += p * q
+                    continue
                 status = "swept" if caught else "falling back"
                 gone = tuple(0 for _ in lleft) if caught else lleft
-                out[(gone, ld, status, "") if loser == "a" else (la, gone, "", status)] += p * q
+                out[(gone, ld, status, "", *conc) if loser == "a" else (la, gone, "", status, *conc)] += p * q
         return dict(out)
 
-    def fight(self, charged: bool) -> dict[tuple, Fraction]:
+    def fight(self, charged: bool, terrain: bool = False) -> dict[tuple, Fraction]:
         """One fight of the full units, as :func:`sim_fight`: (a survivors, d
-        survivors, who falls back: "attacker", "defender" or "none")."""
+        survivors, who falls back: "attacker", "defender" or "none");
+        ``terrain``: the attacker charged through difficult terrain."""
         full = tuple(m["w"] for m in self.units["a"]), tuple(m["w"] for m in self.units["d"])
         names = {"a": "attacker", "d": "defender", "": "none"}
-        return bind(self.blows(*full, charged), lambda c: {
+        return bind(self.blows(*full, charged, terrain), lambda c: {
             (sum(1 for w in c[0] if w), sum(1 for w in c[1] if w), names[who]): p
             for who, p in self.falls_back(c).items()})
 
-    def fight_rounds(self, dist: dict[tuple, Fraction], rounds: int, charged: bool) -> dict[tuple, Fraction]:
+    def fight_rounds(self, dist: dict[tuple, Fraction], rounds: int, charged: bool,
+                     terrain: bool = False) -> dict[tuple, Fraction]:
         """Up to ``rounds`` rounds of combat for each state (a left, d left, a
         status, d status) of ``dist`` while both are locked (``charged``: the
-        first round follows the charge)."""
+        first round follows the charge, through difficult terrain with
+        ``terrain``); models concussed in a round strike at Initiative 1 in the next."""
+        none = frozenset()
+        dist = {s + (none, none): p for s, p in dist.items()}
         for r in range(rounds):
             def one(s: tuple, first: bool = charged and r == 0) -> dict:
-                if s[2:] != ("locked", "locked"):
+                if s[2:4] != ("locked", "locked"):
                     return {s: Fraction(1)}
-                return self.cached(("round", s, first), lambda: bind(self.blows(s[0], s[1], first), self.round_end))
+                return self.cached(("round", s, first, terrain), lambda: bind(
+                    self.blows(s[0], s[1], first, terrain and first, s[4:6]), self.round_end))
             dist = bind(dist, one)
-        return dist
+        return project(dist, lambda s: s[:4])
 
-    def assault(self, distance: int, rounds: int, overwatch: list[dict]) -> dict[tuple, Fraction]:
+    def assault(self, distance: int, rounds: int, overwatch: list[dict], terrain: bool = False
+                ) -> dict[tuple, Fraction]:
         """The whole assault of ``a`` on ``d``, as :func:`sim_assault`:
         Overwatch (each group's dict: models, shots per model, s, ap, rules,
         optional range in inches: out of range it does not fire, a Rapid Fire
         weapon fires twice within half of it), the charge roll (2D6, one die
-        after the other), then the rounds. Returns the distribution of (a's
+        after the other; through difficult terrain, ``terrain``: 3D6, the
+        highest discarded), then the rounds. Returns the distribution of (a's
         wounds left, d's wounds left, a's status, d's status)."""
         groups = []
         for g in overwatch:
@@ -1056,7 +1157,10 @@ class DieByDie:
         la0 = tuple(m["w"] for m in self.units["a"])
         ld0 = tuple(m["w"] for m in self.units["d"])
         dist = {(la, ld0, "", ""): p for la, p in self.fire("a", la0, groups, snap=True).items()}
-        reach = self.two_d6(lambda x, y: x + y >= distance)
+        if terrain:
+            reach = project(self.dice(3), lambda f: sum(f) - max(f) >= distance)
+        else:
+            reach = self.two_d6(lambda x, y: x + y >= distance)
 
         def charge(s: tuple) -> dict:
             if not any(s[0]):     # wiped out by Overwatch: no charge
@@ -1064,7 +1168,7 @@ class DieByDie:
             out = {(s[0], s[1], "locked", "locked"): reach.get(True, 0),
                    (s[0], s[1], "charge failed", ""): reach.get(False, 0)}
             return {k: v for k, v in out.items() if v}
-        return self.fight_rounds(bind(dist, charge), rounds, True)
+        return self.fight_rounds(bind(dist, charge), rounds, True, terrain)
 
 
 # ------------------------------------------------------------ self-checks
