@@ -108,6 +108,7 @@ def _assault_final(attacker: Unit, defender: Unit, rounds: int, terrain: bool) -
                                     e.defender_status)).to_fractions()
 
 
+@pytest.mark.slow  # up to minutes on a busy machine; the default run covers the same rules in test_wh40k6_melee_brute.py
 @settings(max_examples=4, deadline=None)
 @given(armed_units("A", max_lines=1, rules=("and-they-shall-know-no-fear",)),
        armed_units("D", max_lines=1, rules=("and-they-shall-know-no-fear",)), st.booleans())
