@@ -266,6 +266,7 @@ def test_more_assaults_with_weapons_match_the_die_by_die_simulator(a_doc: dict, 
     check_assault(a_doc, d_doc, distance, rounds, terrain)
 
 
+@pytest.mark.slow  # the plain tree rolls every die of every blow: seconds to minutes per case
 @settings(max_examples=10, deadline=None)
 @given(unit_docs("A", max_models=1, max_lines=1), unit_docs("D", max_models=1, max_lines=1), st.booleans(),
        st.booleans())
