@@ -246,9 +246,9 @@ class Striker:
                 pending[0] = pending[0].combine(attacks, operator.add)
                 continue
             if pending:
-                result = self._wounds(result, *pending, toughness)
+                result = self._wounds(result, pending[0], pending[1], pending[2], toughness)
             pending = [attacks, p_hit, b]
-        return self._wounds(result, *pending, toughness) if pending else result
+        return self._wounds(result, pending[0], pending[1], pending[2], toughness) if pending else result
 
     def _thins(self, result: Dist, b: Blow, toughness: int) -> bool:
         """The blow's wounds on ``result`` (one state) are a binomial thinning

@@ -228,8 +228,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         got = scaled.get(key, False)
         if got is False:
             table = settled(att, dfd)
-            got = over.get(id(table), False)
-            if got is False:  # one tuple per ending (the tables are kept by settled's memo)
+            known = id(table) in over
+            got = over.get(id(table))
+            if not known:  # one tuple per ending (the tables are kept by settled's memo)
                 pairs, total = table
                 f = ENDING_DENOMINATOR // total
                 got = over[id(table)] = None if ENDING_DENOMINATOR % total else tuple((end, v * f) for end, v in pairs)

@@ -92,12 +92,12 @@ def _merge_tables(dist: Dist, rounds: Rounds, engagement: Callable[[World], Enga
     the engagements' numbers when every world holds the two units alone (each
     outcome written into a world once), else on the worlds."""
     if all(len(w.units) == 2 for w in dist.weights()):
-        pairs = rounds.mixture([(engagement(w), weight) for w, weight in dist.weights().items()])
-        if pairs is not None:  # the whole distribution at once, the same outcomes in the same order
+        mixed = rounds.mixture([(engagement(w), weight) for w, weight in dist.weights().items()])
+        if mixed is not None:  # the whole distribution at once, the same outcomes in the same order
             first = next(iter(dist.weights()))
             ends = rounds.numbering.values
             joined: dict[World, int] = {}
-            for i, v in pairs:
+            for i, v in mixed:
                 z = join(first, ends[i])
                 joined[z] = joined.get(z, 0) + v
             return Dist.from_weights(joined)
@@ -116,8 +116,8 @@ def _merge_tables(dist: Dist, rounds: Rounds, engagement: Callable[[World], Enga
     for w, weight, pairs, total in parts:
         scale = weight * (lcm // total)
         for i, v in pairs:
-            z = i if alone else join(w, ends[i])
-            merged[z] = get(z, 0) + scale * v
+            at: Any = i if alone else join(w, ends[i])
+            merged[at] = get(at, 0) + scale * v
     if not alone:
         return Dist.from_weights(merged)
     first = parts[0][0]
