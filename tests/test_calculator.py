@@ -509,6 +509,7 @@ ASSAULT = {"attacker": "examples/40k6/ork_boyz_sluggas.toml", "defender": "examp
            "distance": "7", "rounds": "3"}
 
 
+@pytest.mark.slow  # runs in CI (CI=true); the default run stays short on two cores
 @pytest.mark.browser
 def test_composite_answers_scenarios_and_cancelling(browser: object, server: str, tmp_path: Path) -> None:
     shots = Path(os.environ.get("EXACTODDS_SCREENSHOTS") or tmp_path)
@@ -635,6 +636,7 @@ def test_engagement_answers_carry_the_command_lines_unit_blocks() -> None:
     assert webform.run({"system": "pool", "params": {"n": "3", "hit": "4+"}})["units"] == []
 
 
+@pytest.mark.slow  # runs in CI (CI=true); the default run stays short on two cores
 @pytest.mark.browser
 def test_a_roster_on_the_page_gives_the_unit_pickers_its_units(browser: object, server: str, tmp_path: Path) -> None:
     shots = Path(os.environ.get("EXACTODDS_SCREENSHOTS") or tmp_path)

@@ -245,6 +245,7 @@ print(f"{time.monotonic() - began:.1f}")
 """
 
 
+@pytest.mark.slow  # runs in CI (CI=true); the default run stays short on two cores
 @pytest.mark.parametrize("lost", ["workers", "scheduler"])
 def test_a_lost_dask_cluster_stops_the_sweep_and_it_resumes(folder: Path, tmp_path: Path, lost: str) -> None:
     """An in-process LocalCluster (in a subprocess) loses its workers or its scheduler mid-sweep."""

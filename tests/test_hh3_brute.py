@@ -400,6 +400,7 @@ def test_random_firepower_raw() -> None:
     check(case, raw_enumeration(case, 2))
 
 
+@pytest.mark.slow  # runs in CI (CI=true); the default run stays short on two cores
 def test_heavy_after_moving_and_majority_bs_raw() -> None:
     # the heavy group fires snap shots (BS 7: 4+, no crits); with the majority reading both
     # groups roll at BS 4 (two BS 4 models against one BS 7)

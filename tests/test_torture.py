@@ -363,6 +363,7 @@ def test_gets_hot_across_weapon_groups_is_refused_at_once(tmp_path, unit):
     too_large(run("scenario", "sc.toml", cwd=tmp_path))
 
 
+@pytest.mark.slow  # runs in CI (CI=true); the default run stays short on two cores
 def test_two_gets_hot_units_shooting_each_other_for_twenty_turns_are_refused_at_once(tmp_path):
     (tmp_path / "hot.toml").write_text(hot_unit(1, count=3, wounds=2).replace("shots = 1", "shots = 2"))
     (tmp_path / "sc.toml").write_text('turns = 20\n[units.a]\nfile = "hot.toml"\n[units.b]\nfile = "hot.toml"\n'

@@ -245,6 +245,7 @@ def tiny_assaults(draw: st.DrawFn) -> tuple[Unit, Unit, int, int]:
     return attacker, defender, draw(st.integers(2, 12)), rounds
 
 
+@pytest.mark.slow  # runs in CI (CI=true); the default run stays short on two cores
 @settings(max_examples=15, deadline=None)
 @given(tiny_assaults())
 def test_the_memoised_simulator_matches_the_plain_tree(case: tuple[Unit, Unit, int, int]) -> None:

@@ -91,6 +91,7 @@ def final(attacker: Unit, defender: Unit, charged: bool, terrain: bool = False) 
     return fight(attacker, defender, charged, terrain).final.to_fractions()
 
 
+@pytest.mark.slow  # runs in CI (CI=true); the default run stays short on two cores
 @settings(max_examples=12, deadline=None)
 @given(armed_units("A", rules=("hammer-of-wrath", "furious-charge")), armed_units("D", max_lines=1),
        st.booleans(), st.booleans())

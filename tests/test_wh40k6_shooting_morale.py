@@ -221,6 +221,7 @@ TARGET = st.fixed_dictionaries({"n": st.integers(3, 6), "save": st.sampled_from(
                                 "ld": st.integers(5, 9), "fearless": st.booleans()})
 
 
+@pytest.mark.slow  # runs in CI (CI=true); the default run stays short on two cores
 @settings(max_examples=10, deadline=None)
 @given(FIRER, FIRER, TARGET)
 def test_a_shooting_phase_of_two_steps_matches_the_simulator(a1: dict, a2: dict, b: dict) -> None:
