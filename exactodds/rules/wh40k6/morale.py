@@ -7,7 +7,7 @@ difference. As in the 6th-edition rulebook, a double 1 always passes.
 A unit tests at the highest Leadership among its models in play
 (:func:`leadership_in_play`); Fearless passes every test. Pinning
 (:func:`p_pinned`) and the morale check after heavy shooting
-(:func:`shaken_by_shooting`) are tests of that kind.
+(:func:`heavy_losses`) are tests of that kind.
 """
 
 from __future__ import annotations
@@ -94,13 +94,6 @@ def p_pinned(unit: Unit, outcomes: Dist) -> Fraction:
         if pinning_wound:
             total += p * p_fails_test(unit, state, "a pinning test")
     return total
-
-
-def shaken_by_shooting(start: UnitState, end: UnitState) -> bool:
-    """Whether a unit that had ``start`` when the shooting phase began and has
-    ``end`` now lost 25% or more of those models (and has some left): it tests
-    morale. O(models)."""
-    return heavy_losses(start.survivors(), end.survivors())
 
 
 def heavy_losses(before: int, now: int) -> bool:
