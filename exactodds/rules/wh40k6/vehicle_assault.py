@@ -42,9 +42,10 @@ from ...core import Dist, InputError, Kernel, check_size, iterate
 from ...dice import Target, successes
 from ..allocation import UnitState
 from ..scenario import World
+from .blows import CHARGE_BONUS, RAGE_BONUS, weapon_blows
 from .engagement import READY, Engagement, charge_kernel, check_assault
 from .firing import alive_per_line
-from .melee import HAMMER_OF_WRATH_INITIATIVE, strike_profile
+from .melee import HAMMER_OF_WRATH_INITIATIVE
 from .tables import VEHICLE_HIT_ON, VEHICLE_MOVED
 from .units import Shooting, Unit
 from .vehicles import EXPLODES, STATUSES, WRECKED, Vehicle, VehicleState, hit_kernel, penetration_result
@@ -86,28 +87,17 @@ def _attack(strength: int, ap: int | None, rules: tuple[str, ...]) -> Shooting:
 
 def _options(unit: Unit, j: int, terrain: bool) -> list[Strikes]:
     """Line ``j``'s ways to strike a vehicle on the charge: one per close-combat
-    weapon it may fight with (``melee_uses`` alone when given), or its own
-    Strength and AP. Furious Charge +1 after the weapon's modifier. O(weapons)."""
+    weapon it may fight with, or its own Strength and AP, as in any fight
+    (:func:`~.blows.weapon_blows`). O(weapons)."""
     m = unit.models[j]
-    p = m.melee
-    if p is None:
+    if m.melee is None:
         raise InputError(f"{unit.name}: {m.name} has no close-combat profile (ws, initiative, attacks, strength, "
                          "leadership): it cannot charge")
     slowed = terrain and "assault" not in m.grenades
-    furious = 1 if "furious-charge" in m.rules else 0
-    bonus = 2 if "rage" in m.rules else 1
-    if not m.melee_weapons:
-        return [Strikes(j, 1 if slowed else p.initiative, min(10, p.strength + furious), p.ap, (), bonus)]
-    weapons = [unit.melee_weapon(n) for n in m.melee_weapons]
-    names = [m.melee_uses] if m.melee_uses is not None else list(dict.fromkeys(m.melee_weapons))
-    out = []
-    for n in names:
-        w = unit.melee_weapon(n)
-        b = strike_profile(p.strength, p.initiative, weapons, w, True, slowed)
-        fixed = not isinstance(w.charge_strength if w.charge_strength is not None else w.strength, str)
-        out.append(Strikes(j, b.initiative, b.strength if fixed else min(10, b.strength + furious), b.ap,
-                           tuple(r for r in PENETRATION_RULES if r in w.rules), bonus + b.extra_attacks))
-    return out
+    bonus = RAGE_BONUS if "rage" in m.rules else CHARGE_BONUS
+    return [Strikes(j, b.initiative, b.strength, b.ap,
+                    tuple(r for r in PENETRATION_RULES if w is not None and r in w.rules), bonus + b.extra_attacks)
+            for w, b in weapon_blows(unit, m, True, slowed)]
 
 
 def line_strikes(unit: Unit, vehicle: Vehicle, moved: str, terrain: bool = False) -> list[Strikes]:
