@@ -126,6 +126,12 @@ class Striker:
         self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
         self._passes: dict[tuple, list[Fraction]] = {}
         self._who: dict[tuple, tuple] = {}
+        self._free: dict[int, tuple[IndexedKernel, dict]] = {}
+        self._hits: dict[tuple[int, int], Fraction] = {}
+        self._counts: dict[tuple[int, int, int], Dist] = {}
+        self._chances: dict[tuple, tuple] = {}
+        self._capped: dict[tuple[int, int], tuple[Dist, tuple[int, ...], int]] = {}
+        self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
 
     def initiatives(self, choice: Choice, slowed: bool) -> set[int]:
@@ -191,15 +197,27 @@ class Striker:
         return got[model]
 
     def _p_hit(self, j: int, target_ws: int) -> Fraction:
-        p = ws_target(self.attacks[j].ws, target_ws).chance()
-        return p + (1 - p) * p if self.hatred[j] else p  # Hatred: reroll failed to-hit rolls
+        """P(a blow of line ``j`` hits a target of ``target_ws``). Memoised."""
+        got = self._hits.get((j, target_ws))
+        if got is None:
+            p = ws_target(self.attacks[j].ws, target_ws).chance()
+            got = self._hits[j, target_ws] = p + (1 - p) * p if self.hatred[j] else p  # Hatred: reroll failed to-hit rolls
+        return got
 
-    def strike(self, initiative: int, own: UnitState, foe: UnitState, choice: Choice, slow: frozenset[int]) -> Dist:
-        """Dist of the target's state after this unit's models of ``initiative``
-        strike (``slow``: models concussed at the start of the round; models
-        marked in ``own`` were concussed during it: both at Initiative 1).
-        Memoised on (step, strikers per line and their options, target state)."""
-        who_key = (initiative, own, choice, slow)
+    def _attack_counts(self, j: int, n: int, extra: int) -> Dist:
+        """The Attacks of ``n`` models of line ``j`` with ``extra`` from their weapons. Memoised."""
+        key = (j, n, extra)
+        got = self._counts.get(key)
+        if got is None:
+            got = self._counts[key] = self.attacks[j].attack_counts(n, self.bonus[j] + extra)
+        return got
+
+    def _strikers(self, initiative: int, own: UnitState, choice: Choice, slow: frozenset[int]) -> tuple:
+        """Who strikes at ``initiative``: (models per line, the option of each
+        line that strikes, or -1; Hammer of Wrath hits per line). Memoised per
+        (step, models in play and marked, choice, concussed): the strikers'
+        unsaved-wound counter does not change who strikes. O(models) when new."""
+        who_key = (initiative, own.wounds, own.marked, choice, slow)
         who = self._who.get(who_key)
         if who is None:
             counts = [0] * len(self.options)
@@ -212,7 +230,15 @@ class Striker:
                 if initiative == HAMMER_OF_WRATH_INITIATIVE and self.hammer[j]:
                     hammers[j] += 1
             who = self._who[who_key] = (tuple(counts), tuple(c if n else -1 for c, n in zip(choice, counts, strict=True)),
-                                        tuple(hammers))
+                                        tuple(hammers), not (any(counts) or any(hammers)))
+        return who
+
+    def strike(self, initiative: int, own: UnitState, foe: UnitState, choice: Choice, slow: frozenset[int]) -> Dist:
+        """Dist of the target's state after this unit's models of ``initiative``
+        strike (``slow``: models concussed at the start of the round; models
+        marked in ``own`` were concussed during it: both at Initiative 1).
+        Memoised on (step, strikers per line and their options, target state)."""
+        who = self._strikers(initiative, own, choice, slow)
         key = (initiative, who, foe)
         got = self._memo.get(key)
         if got is None:
@@ -222,8 +248,13 @@ class Striker:
     def strike_table(self, initiative: int, own: UnitState, foe: UnitState, choice: Choice,
                      slow: frozenset[int]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
         """:meth:`strike` as a table: ((target state, integer weight), ...) and
-        their total. Memoised on the same key as :meth:`strike`; O(1) when known."""
-        key = (initiative, own, foe, choice, slow)
+        their total. Nobody striking at this step leaves the target as it is
+        (a table of one, not memoised); else memoised on (step, strikers,
+        target state). O(1) when known."""
+        who = self._strikers(initiative, own, choice, slow)
+        if who[3]:
+            return ((foe, 1),), 1
+        key = (initiative, who, foe)
         got = self._tables.get(key)
         if got is None:
             d = self.strike(initiative, own, foe, choice, slow)
@@ -237,7 +268,7 @@ class Striker:
         result = Dist.constant(foe)
         if not foe.alive() or not (any(counts) or any(hammers)):
             return result
-        target_ws, toughness = majority_ws(self.target, foe), majority_toughness(self.target, foe)
+        target_ws, toughness = self._stats(foe)
         for j, n in enumerate(hammers):
             if n:  # Hammer of Wrath: n automatic hits at the profile's Strength, no AP
                 s = self.attacks[j].strength
@@ -247,7 +278,7 @@ class Striker:
             if not n:
                 continue
             b = self.options[j][choice[j]]
-            attacks = self.attacks[j].attack_counts(n, self.bonus[j] + b.extra_attacks)
+            attacks = self._attack_counts(j, n, b.extra_attacks)
             if not max(attacks.support()):
                 continue
             p_hit = self._p_hit(j, target_ws)
@@ -258,6 +289,13 @@ class Striker:
                 result = self._wounds(result, pending[0], pending[1], pending[2], toughness)
             pending = [attacks, p_hit, b]
         return self._wounds(result, pending[0], pending[1], pending[2], toughness) if pending else result
+
+    def _stats(self, foe: UnitState) -> tuple[int, int]:
+        """The target's majority WS and Toughness among its models in play. Memoised per Wounds left."""
+        got = self._target_stats.get(foe.wounds)
+        if got is None:
+            got = self._target_stats[foe.wounds] = (majority_ws(self.target, foe), majority_toughness(self.target, foe))
+        return got
 
     def _thins(self, result: Dist, b: Blow, toughness: int) -> bool:
         """The blow's wounds on ``result`` (one state) are a binomial thinning
@@ -274,20 +312,61 @@ class Striker:
 
     def _birth_chain(self, own: IndexedKernel, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
         """:meth:`~.casualties.IndexedKernel.birth_chain` from ``start``, found from
-        its state without the unsaved-wound counter: the wound kernel never reads
-        the counter, only adds 1 to it, so the chain is that one with every
-        counter raised by ``start``'s. O(chain) per (chain, counter), memoised."""
-        if not start.unsaved:
-            return own.birth_chain(start)
-        chain = own.birth_chain(replace(start, unsaved=0))
-        if chain is None:
-            return None
+        states without the unsaved-wound counter: the wound kernel never reads
+        the counter, only adds 1 to it, so the chain from a state is its chain
+        from the counter at 0 with every counter raised by the state's. O(chain)
+        per (chain, counter), memoised."""
+        chain = self._free_chain(own, replace(start, unsaved=0) if start.unsaved else start)
+        if chain is None or not start.unsaved:
+            return chain
         key = (id(chain[0]), start.unsaved)
         got = self._shifted.get(key)
         if got is None or got[0] is not chain[0]:
             u = start.unsaved
             got = self._shifted[key] = (chain[0], tuple(replace(s, unsaved=s.unsaved + u) for s in chain[0]))
         return got[1], chain[1]
+
+    def _free_chain(self, own: IndexedKernel, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
+        """The birth chain from ``start`` (its counter at 0; see
+        :meth:`~.casualties.IndexedKernel.birth_chain`): one application moves
+        to the next state with chance p or stays, the same p all along. Found
+        as the next state's chain (from its counter at 0) with one state in
+        front and the counters raised by 1, so the kernel runs once per state
+        without its counter, not once per (state, counter): O(models) kernel
+        calls for a unit's every chain, O(chain) states built per chain."""
+        memo = self._free.setdefault(id(own), (own, {}))[1]
+        walked: list[tuple[UnitState, Fraction]] = []
+        state = start
+        while state not in memo:
+            after, total = own.successors(state)
+            if after.keys() == {state}:  # absorbing: no model left to take the wound
+                memo[state] = ((state,), None)
+                break
+            nxt = [s for s in after if s != state]
+            if len(nxt) != 1 or nxt[0].unsaved != 1:
+                memo[state] = None
+                break
+            walked.append((state, Fraction(after[nxt[0]], total)))
+            state = replace(nxt[0], unsaved=0)
+        for s, p in reversed(walked):
+            rest = memo[state]
+            ok = rest is not None and rest[1] in (None, p)
+            memo[s] = ((s, *(replace(r, unsaved=r.unsaved + 1) for r in rest[0])), p) if ok else None  # type: ignore[index]
+            state = s
+        got = memo[start]
+        return None if got is None else (got[0], got[1] or Fraction(0))
+
+    def _on_chain(self, wounds: Dist, states: tuple[UnitState, ...]) -> Dist:
+        """``wounds`` (a Dist over 0, 1, 2...) as the states of a birth chain: k
+        wounds reach ``states[min(k, last)]``. The weights, capped at the chain's
+        length and reduced, are kept per (Dist, length), shared by every chain
+        of that length. O(chain) when known, O(outcomes) the first time."""
+        key = (id(wounds), len(states))
+        got = self._capped.get(key)
+        if got is None or got[0] is not wounds:
+            capped = wounds.map(lambda k: min(k, len(states) - 1))
+            got = self._capped[key] = (wounds, tuple(capped.weights().items()), capped.denominator)
+        return Dist._make({states[k]: v for k, v in got[1]}, got[2], reduce=False)
 
     def _thinned(self, attacks: Dist, p: Fraction) -> Dist:
         """Binomial(attacks, p), mixed over the attacks. O(attacks) (random
@@ -304,16 +383,20 @@ class Striker:
         O(attacks) (random Attacks: mixed over their total, O(attacks^2)); with
         Rending a trinomial (wounds, rending wounds), O(attacks^2), the rending
         wounds allocated after the others at AP2. Allocation O(attacks x target states)."""
-        p_wound, p_rend = wound_chances(b, toughness)
-        own = self.kernel(b.strength, b.ap, b.concussive)
-        if not p_rend or not rending_changes_ap(b.rules, b.ap):
-            p = p_hit * (p_wound + p_rend)
+        key = (b, toughness, p_hit)
+        got = self._chances.get(key)
+        if got is None:
+            p_wound, p_rend = wound_chances(b, toughness)
+            thins = not p_rend or not rending_changes_ap(b.rules, b.ap)
+            got = self._chances[key] = (p_wound, p_rend, thins, p_hit * (p_wound + p_rend),
+                                        self.kernel(b.strength, b.ap, b.concussive))
+        p_wound, p_rend, thins, p, own = got
+        if thins:
             if len(result.weights()) == 1:
                 chain = self._birth_chain(own, next(iter(result.weights())))
                 if chain is not None:  # each wound kills the next model or is saved: O(attacks)
                     states, p_kill = chain
-                    last = len(states) - 1
-                    return self._thinned(attacks, p * p_kill).map(lambda j: states[min(j, last)])
+                    return self._on_chain(self._thinned(attacks, p * p_kill), states)
             return own.run(attacks.then(partial(successes, p=p)), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})

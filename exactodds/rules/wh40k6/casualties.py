@@ -212,6 +212,13 @@ class IndexedKernel:
             d = self._memo[i] = self._kernel(self._states[i]).map(self._id)
         return d
 
+    def successors(self, state: UnitState) -> tuple[dict[UnitState, int], int]:
+        """One application from ``state``: (state after it -> integer weight) and
+        their total. Memoised per state, O(1) when known."""
+        d = self._step(self._id(state))
+        states = self._states
+        return {states[i]: v for i, v in d.weights().items()}, d.denominator
+
     def run(self, count: Dist, start: UnitState | Dist) -> Dist:
         """The states after ``count`` applications from ``start`` (Dist over
         counts; O(max count x distinct states) merges). The chain of states

@@ -55,7 +55,7 @@ class Engagement(NamedTuple):
     def locked(self) -> bool:
         """Both units in play and locked in combat."""
         return (self.attacker_status == LOCKED and self.defender_status == LOCKED
-                and bool(self.attacker.alive()) and bool(self.defender.alive()))
+                and any(self.attacker.wounds) and any(self.defender.wounds))
 
 
 def sweep_initiative(unit: Unit, state: UnitState) -> int:
@@ -214,31 +214,34 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                                falls.denominator)
         return got
 
-    scaled: dict[tuple, tuple[tuple[int, int], ...] | None] = {}
     # beyond the highest Leadership - 2 either way no difference of unsaved wounds is
     # told apart (decisive), so the look-ups below clamp it there first
     cap = max(1, max(m.melee.leadership for m in (*a_models, *d_models)) - 2)  # type: ignore[union-attr]
-    over: dict[int, tuple[tuple[int, int], ...] | None] = {}
-    end_lists: dict[int, tuple[int, ...]] = {}
-    pairs_of: dict[int, tuple[tuple[int, int], ...]] = {}
+    span = 2 * cap + 1
+    scaled: dict[int, int] = {}
+    over: dict[int, int] = {}
+    # the endings, by index: (number of the engagement after the round, weight over
+    # ENDING_DENOMINATOR) pairs, and each one's engagement numbers in order
+    pairs_of: list[tuple[tuple[int, int], ...]] = []
+    end_lists: list[tuple[int, ...]] = []
 
-    def settled_over(att: UnitState, dfd: UnitState, key: tuple) -> tuple[tuple[int, int], ...] | None:
-        """:func:`settled`'s pairs over :data:`ENDING_DENOMINATOR` (None when its
-        total does not divide it), memoised on ``key`` (:func:`settled`'s). O(1) when known."""
-        got = scaled.get(key, False)
-        if got is False:
-            table = settled(att, dfd)
-            known = id(table) in over
-            got = over.get(id(table))
-            if not known:  # one tuple per ending (the tables are kept by settled's memo)
-                pairs, total = table
-                f = ENDING_DENOMINATOR // total
-                got = over[id(table)] = None if ENDING_DENOMINATOR % total else tuple((end, v * f) for end, v in pairs)
-                if got is not None:
-                    end_lists[id(got)] = tuple(end for end, _ in got)
-                    pairs_of[id(got)] = got
-            scaled[key] = got
-        return got  # type: ignore[return-value]
+    def settled_over(att: UnitState, dfd: UnitState, key: int) -> int:
+        """The index of :func:`settled`'s pairs over :data:`ENDING_DENOMINATOR` in
+        ``pairs_of`` (-1 when its total does not divide it), memoised on ``key``
+        (:func:`settled`'s, as one integer). O(1) when known."""
+        table = settled(att, dfd)
+        got = over.get(id(table))
+        if got is None:  # one index per ending (the tables are kept by settled's memo)
+            pairs, total = table
+            f = ENDING_DENOMINATOR // total
+            got = -1
+            if not ENDING_DENOMINATOR % total:
+                got = len(pairs_of)
+                pairs_of.append(tuple((end, v * f) for end, v in pairs))
+                end_lists.append(tuple(end for end, _ in pairs))
+            over[id(table)] = got
+        scaled[key] = got
+        return got
 
     sided: dict[int, tuple] = {}
     state_ids: Numbering[UnitState] = Numbering()
@@ -255,14 +258,14 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     rows: dict[Engagement, Row | None] = {}
 
     def row_of(e: Engagement) -> Row | None:
-        """The round from a locked engagement up to the endings: (ending, integer
-        weight) pairs (each ending one tuple of :func:`settled_over`, keyed by its
-        id), in the order of the states after the blows, and their total; the
-        numbers of the engagements after the round in its table's order. None
-        with Concussive weapons or an ending of another denominator. The last
-        Initiative step's blows and each state's ending in one pass, states
-        after the blows not merged first: O(states after the blows)
-        multiply-adds, one tuple of small integers and one look-up each.
+        """The round from a locked engagement up to the endings: (index of an ending
+        in ``pairs_of``, integer weight) pairs in the order of the states after the
+        blows, and their total; the numbers of the engagements after the round in
+        its table's order. None with Concussive weapons or an ending of another
+        denominator. The last Initiative step's blows and each state's ending in
+        one pass, states after the blows not merged first: O(states after the
+        blows) multiply-adds, one integer key and one look-up each (the key packs
+        both states' numbers and the clamped difference of unsaved wounds).
         Memoised per engagement."""
         if e in rows:
             return rows[e]
@@ -277,13 +280,15 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             ds = sided_of(on_d, d_side)
             for att, a_id, ua, va in sided_of(on_a, a_side):
                 sa = scale * va
+                base = a_id << 40
                 for dfd, d_id, ud, vd in ds:
                     diff = ud - ua
-                    key = (a_id, d_id, diff if -cap <= diff <= cap else cap if diff > 0 else -cap)
-                    pairs = scaled.get(key) or settled_over(att, dfd, key)
-                    if pairs is None:
+                    key = base | (d_id * span + (diff if -cap <= diff <= cap else cap if diff > 0 else -cap) + cap)
+                    i = scaled.get(key)
+                    if i is None:
+                        i = settled_over(att, dfd, key)
+                    if i < 0:
                         return None
-                    i = id(pairs)
                     local[i] = get(i, 0) + sa * vd
         order = tuple(dict.fromkeys(chain.from_iterable(end_lists[i] for i in local)))
         got = rows[e] = (tuple(local.items()), total * lcm, order)
@@ -312,28 +317,29 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         returned factor) and, per item, the numbers its :func:`table` lists, in
         that order; None with Concussive weapons or an ending of another
         denominator. O(each engagement's row) multiply-adds (:func:`row_of`,
-        memoised, so a later round from known engagements costs only these),
-        then O(distinct endings x their outcomes): the endings are applied
-        once per round, not once per engagement."""
+        memoised, so a later round from known engagements costs only these,
+        on a list indexed by ending), then O(distinct endings x their
+        outcomes): the endings are applied once per round, not once per
+        engagement."""
         got = [row_of(e) for e, _ in items]
         common = 1
         for row in got:
             if row is None:
                 return None
             common = math.lcm(common, row[1])
-        acc: dict[int, int] = {}
-        get = acc.get
+        acc = [0] * len(pairs_of)
         for (_, weight), (pairs, total, _) in zip(items, got, strict=True):  # type: ignore[misc]
             f = weight * (common // total)
             charge(len(pairs), f.bit_length())
             for i, x in pairs:
-                acc[i] = get(i, 0) + f * x
-        out: dict[int, int] = {}
-        put = out.get
-        for i, x in acc.items():
-            for end, v in pairs_of[i]:
-                out[end] = put(end, 0) + x * v
-        return out, common * ENDING_DENOMINATOR, [row[2] for row in got]  # type: ignore[index]
+                acc[i] += f * x
+        out = [0] * len(numbers.values)
+        for i, x in enumerate(acc):
+            if x:
+                for end, v in pairs_of[i]:
+                    out[end] += x * v
+        return ({end: x for end, x in enumerate(out) if x}, common * ENDING_DENOMINATOR,
+                [row[2] for row in got])  # type: ignore[index]
 
     def merged(e: Engagement) -> Table:
         """The round from a locked engagement as a weight table: the blows
