@@ -35,10 +35,12 @@ FILES = {"fire": SCENARIOS / "mixed_weapons.toml", "assault": BENCH / "orks20_ma
          "turns": SCENARIOS / "two_units_five_turns.toml",
          "orks30_marines_5": BENCH / "orks30_marines_5.toml", "orks30_guard_3": BENCH / "orks30_guard_3.toml",
          "orks40_guard_5": BENCH / "orks40_guard_5.toml", "hh3_20_turns": BENCH / "hh3_twenty_turns.toml"}
-ASSAULTS = {"orks30_marines_5": (30, monte_carlo.MARINES, 5, "30 Orks charge 10 Marines at 7\", 5 rounds"),
-            "orks30_guard_3": (30, monte_carlo.GUARD, 3, "30 Orks charge 20 Guardsmen at 7\", 3 rounds"),
+ASSAULTS = {"orks30_marines_5": (monte_carlo.sluggas(29), monte_carlo.MARINES, 5,
+                                 "30 Orks (two weapons, a Nob with a power klaw) charge 10 Marines at 7\", 5 rounds"),
+            "orks30_guard_3": (monte_carlo.sluggas(29), monte_carlo.GUARD, 3,
+                               "30 Orks (two weapons, a Nob with a power klaw) charge 20 Guardsmen at 7\", 3 rounds"),
             "orks40_guard_5": (40, monte_carlo.GUARD, 5, "40 Orks charge 20 Guardsmen at 7\", 5 rounds")}
-"""The larger assaults: (Orks, the charged unit, rounds, title), each with its Monte Carlo."""
+"""The larger assaults: (the Orks (a number: plain Boyz), the charged unit, rounds, title), each with its Monte Carlo."""
 GETS_HOT = (ROOT / "bench" / "units" / "plasma_crew_18.toml", ROOT / "examples" / "40k6" / "ork_boyz_sluggas.toml")
 """``40k6 fire``: three Gets Hot groups of six 3-Wound models at twenty Orks (half range)."""
 STANDARD_ERROR = 1e-3
