@@ -9,10 +9,15 @@
 - (iii) two units shoot the same Orks for five turns;
 
 - larger engagements (``bench/scenarios/``, ``bench/units/``): thirty Orks
-  charge the ten Marines (5 rounds) or twenty Guardsmen (3 rounds), forty
-  Orks charge twenty Guardsmen (5 rounds); a Legion Tactical Squad and a
-  Heavy Support Squad exchange fire for twenty turns (Horus Heresy);
-  ``40k6 fire`` with three Gets Hot groups of six 3-Wound models;
+  (29 Boyz with slugga and choppa and a Nob with a power klaw, as the
+  benchmark specifies them) charge the ten Marines (5 rounds) or twenty
+  Guardsmen (3 rounds); forty Orks charge twenty Guardsmen (5 rounds); a
+  Legion Tactical Squad and a Heavy Support Squad exchange fire for twenty
+  turns (Horus Heresy); ``40k6 fire`` with three Gets Hot groups of six
+  3-Wound models;
+
+the twenty Orks of (ii) and the forty are plain Boyz (2 Attacks, no
+close-combat weapon, no Nob): those cases are specified without weapons;
 
 and what a user does instead of each assault and of the 20-turn exchange: a
 numpy Monte Carlo of the same question (:mod:`.monte_carlo`) run until the
