@@ -5,7 +5,8 @@ headline probability (P(defender destroyed)) is at most a given figure.
 Each simulates a batch of engagements at once (vectorised over the batch)
 and goes on batch after batch; its result is the estimate, its standard
 error, the number of engagements and how many ended with the defender
-destroyed.
+destroyed (the assaults also count the Orks destroyed and the models left
+on each side, to check them against the exact answer).
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ class Orks:
     of ``attacks`` Attacks (+1 on the charge); ``nob``: a Nob last in the file
     (2 Wounds, I3, 3 Attacks, +1 on the charge, with a power klaw: S8 AP2,
     Unwieldy, so he strikes at Initiative 1, and a Specialist Weapon, so no
-    two-weapon Attack)."""
+    two-weapon Attack; against the Marines and the Guardsmen the klaw gives
+    more expected unsaved wounds than his slugga, so he always fights with it)."""
 
     boyz: int
     attacks: int = 2
