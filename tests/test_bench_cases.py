@@ -241,13 +241,29 @@ def test_h_three_gets_hot_groups_answer_exactly() -> None:
 
 @pytest.mark.slow
 def test_h_the_monte_carlo_of_a_larger_assault_agrees_with_the_exact_answer() -> None:
-    """Thirty Orks charge twenty Guardsmen (bench case h.orks30_guard_3): the numpy
-    Monte Carlo estimates the exact P(Guardsmen destroyed) within 5 standard errors."""
+    """Thirty Orks (29 Boyz with two weapons, a Nob with a power klaw) charge twenty
+    Guardsmen (bench case h.orks30_guard_3): the numpy Monte Carlo estimates the
+    exact P(Guardsmen destroyed) within 5 standard errors."""
     from bench.cases import exchanges, monte_carlo
 
     exact = exchanges.p_destroyed("orks30_guard_3", 0)
-    mc = monte_carlo.monte_carlo_assault(30, monte_carlo.GUARD, 3, standard_error=3e-3)
+    mc = monte_carlo.monte_carlo_assault(monte_carlo.sluggas(29), monte_carlo.GUARD, 3, standard_error=3e-3)
     assert abs(mc["p"] - float(exact)) < 5 * mc["standard_error"]
+
+
+def test_h_the_monte_carlo_wounds_the_boyz_then_the_nob() -> None:
+    """Unsaved wounds on the Monte Carlo's Orks go to the Boyz first, then to the
+    2-Wound Nob; a wound that does not kill him counts, those beyond the last model do not."""
+    import numpy as np
+
+    from bench.cases import monte_carlo
+
+    boyz, nob, taken = monte_carlo._wounds_on_orks(np.array([3, 3, 3, 3]), np.array([2, 2, 2, 0]),
+                                                   np.array([2, 4, 7, 5]))
+    assert boyz.tolist() == [1, 0, 0, 0]
+    assert nob.tolist() == [2, 1, 0, 0]
+    assert taken.tolist() == [2, 4, 5, 3]
+    assert monte_carlo.sluggas(29) == monte_carlo.Orks(29, 3, True)
 
 
 def test_h_the_monte_carlo_of_the_twenty_turn_exchange_agrees_with_the_exact_answer() -> None:

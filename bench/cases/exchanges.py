@@ -9,10 +9,15 @@
 - (iii) two units shoot the same Orks for five turns;
 
 - larger engagements (``bench/scenarios/``, ``bench/units/``): thirty Orks
-  charge the ten Marines (5 rounds) or twenty Guardsmen (3 rounds), forty
-  Orks charge twenty Guardsmen (5 rounds); a Legion Tactical Squad and a
-  Heavy Support Squad exchange fire for twenty turns (Horus Heresy);
-  ``40k6 fire`` with three Gets Hot groups of six 3-Wound models;
+  (29 Boyz with slugga and choppa and a Nob with a power klaw, as the
+  benchmark specifies them) charge the ten Marines (5 rounds) or twenty
+  Guardsmen (3 rounds); forty Orks charge twenty Guardsmen (5 rounds); a
+  Legion Tactical Squad and a Heavy Support Squad exchange fire for twenty
+  turns (Horus Heresy); ``40k6 fire`` with three Gets Hot groups of six
+  3-Wound models;
+
+the twenty Orks of (ii) and the forty are plain Boyz (2 Attacks, no
+close-combat weapon, no Nob): those cases are specified without weapons;
 
 and what a user does instead of each assault and of the 20-turn exchange: a
 numpy Monte Carlo of the same question (:mod:`.monte_carlo`) run until the
@@ -35,10 +40,12 @@ FILES = {"fire": SCENARIOS / "mixed_weapons.toml", "assault": BENCH / "orks20_ma
          "turns": SCENARIOS / "two_units_five_turns.toml",
          "orks30_marines_5": BENCH / "orks30_marines_5.toml", "orks30_guard_3": BENCH / "orks30_guard_3.toml",
          "orks40_guard_5": BENCH / "orks40_guard_5.toml", "hh3_20_turns": BENCH / "hh3_twenty_turns.toml"}
-ASSAULTS = {"orks30_marines_5": (30, monte_carlo.MARINES, 5, "30 Orks charge 10 Marines at 7\", 5 rounds"),
-            "orks30_guard_3": (30, monte_carlo.GUARD, 3, "30 Orks charge 20 Guardsmen at 7\", 3 rounds"),
+ASSAULTS = {"orks30_marines_5": (monte_carlo.sluggas(29), monte_carlo.MARINES, 5,
+                                 "30 Orks (two weapons, a Nob with a power klaw) charge 10 Marines at 7\", 5 rounds"),
+            "orks30_guard_3": (monte_carlo.sluggas(29), monte_carlo.GUARD, 3,
+                               "30 Orks (two weapons, a Nob with a power klaw) charge 20 Guardsmen at 7\", 3 rounds"),
             "orks40_guard_5": (40, monte_carlo.GUARD, 5, "40 Orks charge 20 Guardsmen at 7\", 5 rounds")}
-"""The larger assaults: (Orks, the charged unit, rounds, title), each with its Monte Carlo."""
+"""The larger assaults: (the Orks (a number: plain Boyz), the charged unit, rounds, title), each with its Monte Carlo."""
 GETS_HOT = (ROOT / "bench" / "units" / "plasma_crew_18.toml", ROOT / "examples" / "40k6" / "ork_boyz_sluggas.toml")
 """``40k6 fire``: three Gets Hot groups of six 3-Wound models at twenty Orks (half range)."""
 STANDARD_ERROR = 1e-3

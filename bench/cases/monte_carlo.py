@@ -5,7 +5,8 @@ headline probability (P(defender destroyed)) is at most a given figure.
 Each simulates a batch of engagements at once (vectorised over the batch)
 and goes on batch after batch; its result is the estimate, its standard
 error, the number of engagements and how many ended with the defender
-destroyed.
+destroyed (the assaults also count the Orks destroyed and the models left
+on each side, to check them against the exact answer).
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ class Defender:
     ``sergeant``: a character (Look Out, Sir on 4+ onto another model; A2,
     Ld ``sergeant_ld``) besides ``models`` ordinary models (A1, Ld ``ld``);
     ``overwatch``: per weapon, (snap shots, P(a hit wounds and is not saved by
-    an Ork)); ``hit_orks``, ``wound_orks``: its chance to hit and to wound an
-    Ork in close combat (the Ork's 6+ save after); ``orks_hit``, ``orks_wound``,
-    ``unsaved``: the Orks' chances against it; ``initiative`` (above the
-    Orks' 2: it strikes first)."""
+    an Ork)) (none of them can reach a Nob behind 29 Boyz with Instant Death:
+    the Marines fire 19 shots); ``hit_orks``, ``wound_orks``: its chance to
+    hit and to wound an Ork in close combat (the Ork's 6+ save after);
+    ``orks_hit``, ``orks_wound``, ``unsaved``: a Boy's chances against it;
+    ``klaw_wound``, ``klaw_unsaved``: a Nob's power klaw's (Strength 8, AP2);
+    ``initiative`` (above the Orks' 2: it strikes first)."""
 
     models: int
     sergeant: bool
@@ -39,81 +42,148 @@ class Defender:
     orks_wound: float
     unsaved: float
     initiative: int
+    klaw_wound: float = 5 / 6
+    klaw_unsaved: float = 1.0
 
 
 MARINES = Defender(models=9, sergeant=True, ld=8, sergeant_ld=9,
                    # 16 bolter snap shots (S4 AP5: wound 4+, no 6+ save), 2 plasma (S7 AP2), 1 missile (S8 AP3)
                    overwatch=((16, 1 / 2), (2, 5 / 6), (1, 5 / 6)),
                    hit_orks=1 / 2, wound_orks=1 / 2, orks_hit=1 / 2, orks_wound=1 / 3, unsaved=1 / 3, initiative=4)
-"""Ten Marines (examples/40k6/tactical_squad_mixed_weapons.toml): WS4 I4 S4 T4 3+."""
+"""Ten Marines (bench/units/tactical_squad_10.toml): WS4 I4 S4 T4 3+ (the
+power klaw, S8 AP2: wound 2+, no save)."""
 
 GUARD = Defender(models=20, sergeant=False, ld=7, sergeant_ld=7,
                  # 40 lasgun snap shots (S3 AP-: wound T4 on 5+, then the Orks' 6+ save)
                  overwatch=((40, 1 / 3 * 5 / 6),),
                  hit_orks=1 / 2, wound_orks=1 / 3, orks_hit=2 / 3, orks_wound=1 / 2, unsaved=2 / 3, initiative=3)
-"""Twenty Guardsmen (bench/units/guard_squad_20.toml): WS3 I3 S3 T3 5+, Ld 7."""
+"""Twenty Guardsmen (bench/units/guard_squad_20.toml): WS3 I3 S3 T3 5+, Ld 7
+(the power klaw, S8 AP2: wound 2+, no save)."""
 
 
-def monte_carlo_assault(orks: int = 20, defender: Defender = MARINES, rounds: int = 3,
+@dataclass(frozen=True)
+class Orks:
+    """The charging Ork Boyz (6th edition: WS4 I2 S3 T4 6+ Ld 7): ``boyz`` Boyz
+    of ``attacks`` Attacks (+1 on the charge); ``nob``: a Nob last in the file
+    (2 Wounds, I3, 3 Attacks, +1 on the charge, with a power klaw: S8 AP2,
+    Unwieldy, so he strikes at Initiative 1, and a Specialist Weapon, so no
+    two-weapon Attack; against the Marines and the Guardsmen the klaw gives
+    more expected unsaved wounds than his slugga, so he always fights with it)."""
+
+    boyz: int
+    attacks: int = 2
+    nob: bool = False
+
+
+NOB_WOUNDS, NOB_ATTACKS, NOB_INITIATIVE, BOY_INITIATIVE = 2, 3, 3, 2
+"""The Nob's Wounds, Attacks and Initiative (his sweeping advance roll; he
+strikes at 1), a Boy's Initiative."""
+
+
+def sluggas(boyz: int) -> Orks:
+    """``boyz`` Boyz with slugga and choppa (two close-combat weapons: A3) and
+    their Nob with a power klaw (``bench/units/ork_boyz_30.toml``: 29 and the Nob)."""
+    return Orks(boyz, 3, True)
+
+
+def monte_carlo_assault(orks: int | Orks = 20, defender: Defender = MARINES, rounds: int = 3,
                         standard_error: float = STANDARD_ERROR, seed: int = 1, batch: int = 20_000) -> dict:
-    """``orks`` Ork Boyz (WS4 I2 A2, +1 charging, S3 T4 6+ Ld 7) charge
-    ``defender`` from 7": Overwatch at snap shots (6s hit), the charge (2D6
-    >= 7), then up to ``rounds`` rounds of combat, the defender striking
-    first, each with the combat result, morale (Ld - the difference on 2D6,
-    double 1 passes) and sweeping advance (D6 + Initiative). Simulated until
-    the standard error of P(defender destroyed) is at most ``standard_error``.
+    """``orks`` (a number: that many plain Boyz, A2; else :class:`Orks`)
+    charge ``defender`` from 7" (:func:`simulate_assaults`), batch after batch,
+    until the standard error of P(defender destroyed) is at most
+    ``standard_error``. The estimate ``p``, its standard error, the
+    engagements (``assaults``), how many ended with the defender destroyed
+    (``destroyed``) and with the Orks destroyed (``orks_destroyed``), and the
+    models left summed over them (``defender_left``, ``orks_left``).
     Cost: O(batch x (rounds x the most wounds in a round)) numpy work per batch."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    d = defender
-
-    def d6(n: int) -> Any:
-        return rng.integers(1, 7, size=n)
-
-    def binomial(n: Any, p: float) -> Any:
-        return rng.binomial(n, p)
-
-    destroyed = total = 0
+    who = Orks(orks) if isinstance(orks, int) else orks
+    totals = dict.fromkeys(("destroyed", "orks_destroyed", "defender_left", "orks_left"), 0)
+    total = 0
     while True:
-        n = batch
-        alive_o = np.full(n, orks)
-        kills = sum(binomial(binomial(shots, 1 / 6 * np.ones(n)), p) for shots, p in d.overwatch)
-        alive_o = np.maximum(0, alive_o - kills)
-        locked = (d6(n) + d6(n) >= 7) & (alive_o > 0)
-        sergeant = np.full(n, d.sergeant)
-        models = np.full(n, d.models)
-        for r in range(rounds):
-            attacks = np.where(locked, 2 * sergeant + models, 0)
-            ork_losses = np.minimum(alive_o, binomial(binomial(binomial(attacks, d.hit_orks), d.wound_orks), 5 / 6))
-            alive_o = alive_o - ork_losses
-            wounds = binomial(binomial(np.where(locked & (alive_o > 0), alive_o * (3 if r == 0 else 2), 0),
-                                       d.orks_hit), d.orks_wound)
-            if d.sergeant:
-                losses = _wounds_on_sergeant(rng, wounds, sergeant, models, d.unsaved)
-            else:
-                losses = np.minimum(models, binomial(wounds, d.unsaved))
-                models = models - losses
-            alive_d = sergeant.astype(int) + models
-            both = locked & (alive_o > 0) & (alive_d > 0)
-            diff = ork_losses - losses
-            ld = np.where(diff > 0, 7, np.where(sergeant, d.sergeant_ld, d.ld))
-            a, b = d6(n), d6(n)
-            fails = both & (diff != 0) & (a + b > ld - np.abs(diff)) & ~((a == 1) & (b == 1))
-            defender_wins = diff > 0
-            caught = fails & np.where(defender_wins, d6(n) + d.initiative >= d6(n) + 2,
-                                      d6(n) + 2 >= d6(n) + d.initiative)
-            alive_o = np.where(caught & defender_wins, 0, alive_o)
-            wiped = caught & ~defender_wins
-            sergeant = sergeant & ~wiped
-            models = np.where(wiped, 0, models)
-            locked = both & ~fails
-        destroyed += int(np.sum(~sergeant & (models == 0)))
-        total += n
-        p = destroyed / total
+        d_left, o_left = simulate_assaults(rng, who, defender, rounds, batch)
+        for key, value in (("destroyed", d_left == 0), ("orks_destroyed", o_left == 0), ("defender_left", d_left),
+                           ("orks_left", o_left)):
+            totals[key] += int(np.sum(value))
+        total += batch
+        p = totals["destroyed"] / total
         se = (max(p * (1 - p), 1e-12) / total) ** 0.5
         if se <= standard_error:
-            return {"p": p, "standard_error": se, "assaults": total, "destroyed": destroyed}
+            return {"p": p, "standard_error": se, "assaults": total, **totals}
+
+
+def simulate_assaults(rng: Any, orks: Orks, defender: Defender, rounds: int, n: int) -> tuple[Any, Any]:
+    """``n`` assaults of ``orks`` on ``defender`` from 7": Overwatch at snap
+    shots (6s hit; casualties closest first: the Boyz, then the Nob), the
+    charge (2D6 >= 7), then up to ``rounds`` rounds of combat: the defender
+    strikes first, then the Boyz (Initiative 2), then the Nob (1); wounds on
+    the Orks go to the Boyz, then the Nob. Each round the combat result
+    (unsaved wounds: a Nob's wound that does not kill him counts), morale (Ld
+    - the difference on 2D6, double 1 passes; Ld 7 for the Orks) and
+    sweeping advance (D6 + Initiative; the Orks roll with the lowest among
+    their models in play: 2, a lone Nob 3). The models left per assault:
+    (the defender's, the Orks'). O(n x (rounds x the most wounds in a round))."""
+    import numpy as np
+
+    d = defender
+
+    def d6() -> Any:
+        return rng.integers(1, 7, size=n)
+
+    boyz = np.full(n, orks.boyz)
+    nob = np.full(n, NOB_WOUNDS if orks.nob else 0)  # the Nob's wounds left
+    kills = sum(rng.binomial(rng.binomial(np.full(n, shots), 1 / 6), p) for shots, p in d.overwatch)
+    boyz, nob, _ = _wounds_on_orks(boyz, nob, kills)
+    locked = (d6() + d6() >= 7) & (boyz + nob > 0)
+    sergeant = np.full(n, d.sergeant)
+    models = np.full(n, d.models)
+    for r in range(rounds):
+        attacks = np.where(locked, 2 * sergeant + models, 0)
+        boyz, nob, ork_losses = _wounds_on_orks(
+            boyz, nob, rng.binomial(rng.binomial(rng.binomial(attacks, d.hit_orks), d.wound_orks), 5 / 6))
+        charge = 1 if r == 0 else 0
+        losses = np.zeros(n, dtype=int)
+        steps = [(boyz * (orks.attacks + charge), d.orks_wound, d.unsaved)]  # Initiative 2, then 1
+        if orks.nob:
+            steps.append(((nob > 0) * (NOB_ATTACKS + charge), d.klaw_wound, d.klaw_unsaved))
+        for strikers, wound, unsaved in steps:
+            wounds = rng.binomial(rng.binomial(np.where(locked, strikers, 0), d.orks_hit), wound)
+            if d.sergeant:
+                losses += _wounds_on_sergeant(rng, wounds, sergeant, models, unsaved)
+            else:
+                lost = np.minimum(models, rng.binomial(wounds, unsaved))
+                models = models - lost
+                losses += lost
+        alive_d = sergeant.astype(int) + models
+        both = locked & (boyz + nob > 0) & (alive_d > 0)
+        diff = ork_losses - losses
+        ld = np.where(diff > 0, 7, np.where(sergeant, d.sergeant_ld, d.ld))
+        a, b = d6(), d6()
+        fails = both & (diff != 0) & (a + b > ld - np.abs(diff)) & ~((a == 1) & (b == 1))
+        defender_wins = diff > 0
+        ork_initiative = np.where(boyz > 0, BOY_INITIATIVE, NOB_INITIATIVE)
+        caught = fails & np.where(defender_wins, d6() + d.initiative >= d6() + ork_initiative,
+                                  d6() + ork_initiative >= d6() + d.initiative)
+        boyz = np.where(caught & defender_wins, 0, boyz)
+        nob = np.where(caught & defender_wins, 0, nob)
+        wiped = caught & ~defender_wins
+        sergeant = sergeant & ~wiped
+        models = np.where(wiped, 0, models)
+        locked = both & ~fails
+    return sergeant.astype(int) + models, boyz + (nob > 0)
+
+
+def _wounds_on_orks(boyz: Any, nob: Any, wounds: Any) -> tuple[Any, Any, Any]:
+    """``wounds`` unsaved wounds (each removing one Wound) on the Orks, closest
+    first: the Boyz, then the Nob. The Boyz and the Nob's wounds left, and
+    the unsaved wounds they took (those beyond the last model are lost). O(n)."""
+    import numpy as np
+
+    on_boyz = np.minimum(boyz, wounds)
+    on_nob = np.minimum(nob, wounds - on_boyz)
+    return boyz - on_boyz, nob - on_nob, on_boyz + on_nob
 
 
 def _wounds_on_sergeant(rng: Any, wounds: Any, sergeant: Any, models: Any, unsaved: float) -> Any:
