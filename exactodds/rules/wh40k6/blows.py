@@ -28,7 +28,7 @@ from functools import partial
 
 from ...core import Dist
 from ...dice import pool_counts, successes
-from ..allocation import UnitState, wound_kernel
+from ..allocation import Numbering, UnitState, wound_kernel
 from ..common import wound_target
 from .casualties import IndexedKernel, alloc_models, instant_death_damage, majority_toughness, majority_ws, recipient
 from .melee import HAMMER_OF_WRATH_INITIATIVE, Blow, MeleeWeapon, strike_profile
@@ -126,6 +126,9 @@ class Striker:
         self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
         self._passes: dict[tuple, list[Fraction]] = {}
         self._who: dict[tuple, tuple] = {}
+        self._who_bare: dict[tuple, tuple] = {}
+        self._who_ids: Numbering[tuple] = Numbering()
+        self._alone: dict[UnitState, tuple] = {}
         self._free: dict[int, tuple[IndexedKernel, dict]] = {}
         self._hits: dict[tuple[int, int], Fraction] = {}
         self._counts: dict[tuple[int, int, int], Dist] = {}
@@ -214,23 +217,30 @@ class Striker:
 
     def _strikers(self, initiative: int, own: UnitState, choice: Choice, slow: frozenset[int]) -> tuple:
         """Who strikes at ``initiative``: (models per line, the option of each
-        line that strikes, or -1; Hammer of Wrath hits per line). Memoised per
-        (step, models in play and marked, choice, concussed): the strikers'
-        unsaved-wound counter does not change who strikes. O(models) when new."""
-        who_key = (initiative, own.wounds, own.marked, choice, slow)
-        who = self._who.get(who_key)
+        line that strikes, or -1; Hammer of Wrath hits per line; nobody strikes;
+        a number for this tuple). Memoised per (step, state, choice, concussed),
+        O(1) (states keep their hash), and per (step, models in play and marked,
+        choice, concussed): the strikers' unsaved-wound counter does not change
+        who strikes. O(models) when new."""
+        key = (initiative, own, choice, slow)
+        who = self._who.get(key)
         if who is None:
-            counts = [0] * len(self.options)
-            hammers = [0] * len(self.options)
-            for i in own.alive():
-                j = self.line[i]
-                at = 1 if (i in slow or i in own.marked) else self.options[j][choice[j]].initiative
-                if at == initiative:
-                    counts[j] += 1
-                if initiative == HAMMER_OF_WRATH_INITIATIVE and self.hammer[j]:
-                    hammers[j] += 1
-            who = self._who[who_key] = (tuple(counts), tuple(c if n else -1 for c, n in zip(choice, counts, strict=True)),
-                                        tuple(hammers), not (any(counts) or any(hammers)))
+            bare = (initiative, own.wounds, own.marked, choice, slow)
+            who = self._who_bare.get(bare)
+            if who is None:
+                counts = [0] * len(self.options)
+                hammers = [0] * len(self.options)
+                for i in own.alive():
+                    j = self.line[i]
+                    at = 1 if (i in slow or i in own.marked) else self.options[j][choice[j]].initiative
+                    if at == initiative:
+                        counts[j] += 1
+                    if initiative == HAMMER_OF_WRATH_INITIATIVE and self.hammer[j]:
+                        hammers[j] += 1
+                what = (tuple(counts), tuple(c if n else -1 for c, n in zip(choice, counts, strict=True)),
+                        tuple(hammers))
+                who = self._who_bare[bare] = (*what, not (any(counts) or any(hammers)), self._who_ids.number(what))
+            self._who[key] = who
         return who
 
     def strike(self, initiative: int, own: UnitState, foe: UnitState, choice: Choice, slow: frozenset[int]) -> Dist:
@@ -239,7 +249,7 @@ class Striker:
         marked in ``own`` were concussed during it: both at Initiative 1).
         Memoised on (step, strikers per line and their options, target state)."""
         who = self._strikers(initiative, own, choice, slow)
-        key = (initiative, who, foe)
+        key = (initiative, who[4], foe)
         got = self._memo.get(key)
         if got is None:
             got = self._memo[key] = self._blows(who[0], choice, foe, who[2])
@@ -248,13 +258,16 @@ class Striker:
     def strike_table(self, initiative: int, own: UnitState, foe: UnitState, choice: Choice,
                      slow: frozenset[int]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
         """:meth:`strike` as a table: ((target state, integer weight), ...) and
-        their total. Nobody striking at this step leaves the target as it is
-        (a table of one, not memoised); else memoised on (step, strikers,
+        their total. Nobody striking at this step leaves the target as it is (a
+        table of one, one per target state); else memoised on (step, strikers,
         target state). O(1) when known."""
-        who = self._strikers(initiative, own, choice, slow)
+        who = self._who.get((initiative, own, choice, slow)) or self._strikers(initiative, own, choice, slow)
         if who[3]:
-            return ((foe, 1),), 1
-        key = (initiative, who, foe)
+            got = self._alone.get(foe)
+            if got is None:
+                got = self._alone[foe] = ((foe, 1),), 1
+            return got
+        key = (initiative, who[4], foe)
         got = self._tables.get(key)
         if got is None:
             d = self.strike(initiative, own, foe, choice, slow)
@@ -397,7 +410,12 @@ class Striker:
                 if chain is not None:  # each wound kills the next model or is saved: O(attacks)
                     states, p_kill = chain
                     return self._on_chain(self._thinned(attacks, p * p_kill), states)
-            return own.run(attacks.then(partial(successes, p=p)), result)
+                saved = own.saved_chain(next(iter(result.weights())))
+                if saved is not None:  # each wound is saved at one chance, else moves on: O(unsaved wounds)
+                    q, after = saved
+                    last = len(after) - 1
+                    return self._thinned(attacks, p * (1 - q)).map(lambda u: min(u, last)).then(after.__getitem__)
+            return own.run(self._thinned(attacks, p), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})
         # a category of chance 0 (no wound but on a rending 6, when the Strength is too low)

@@ -205,6 +205,7 @@ class IndexedKernel:
         self._memo: dict[int, Dist] = {}
         self._chains: dict[Dist, list[Dist]] = {}
         self._births: dict[int, tuple[tuple[UnitState, ...], Fraction | None] | None] = {}
+        self._saved: dict[int, tuple[Fraction, list[Dist]] | None] = {}
 
     def _step(self, i: int) -> Dist:
         d = self._memo.get(i)
@@ -229,6 +230,47 @@ class IndexedKernel:
         begin = start.map(self._id) if isinstance(start, Dist) else Dist.constant(self._id(start))
         chain = self._chains.setdefault(begin, [])
         return iterate(count, self._step, begin, chain).map(self._states.__getitem__)
+
+    def saved_chain(self, start: UnitState) -> tuple[Fraction, list[Dist]] | None:
+        """When every application either leaves the state as it is with the same
+        chance q from every state reachable from ``start`` (the wound is saved)
+        or moves it (an unsaved wound): (q, [E_0, E_1, ...]), E_u the states
+        after u moves (unsaved wounds), up to the first E_u with no move left
+        (every model removed); else None. After k applications the state is
+        then E_min(u, last) with u ~ Binomial(k, 1 - q): one binomial over the
+        unsaved wounds, not the chain over every wound. O(reachable states)
+        kernel calls (memoised) and O(unsaved wounds x states) merges, once per
+        start."""
+        i0 = self._id(start)
+        if i0 in self._saved:
+            return self._saved[i0]
+        self._saved[i0] = None
+        moves: dict[int, Dist | None] = {}
+        q: Fraction | None = None
+        frontier = [i0]
+        while frontier:
+            i = frontier.pop()
+            if i in moves:
+                continue
+            d = self._step(i)
+            w = d.weights()
+            stay = w.pop(i, 0)
+            if not w:  # absorbing: no model left to take the wound
+                moves[i] = None
+                continue
+            qi = Fraction(stay, d.denominator)
+            if q is None:
+                q = qi
+            elif qi != q:
+                return None
+            moves[i] = Dist.from_weights(w)
+            frontier.extend(j for j in w if j not in moves)
+        chain = [Dist.constant(i0)]
+        while any(moves[j] is not None for j in chain[-1].weights()):
+            chain.append(chain[-1].then(lambda j: moves[j] or j))
+        states = self._states
+        got = self._saved[i0] = (q or Fraction(0), [c.map(states.__getitem__) for c in chain])
+        return got
 
     def birth_chain(self, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
         """The states s_0 = ``start``, s_1, ... s_m and the chance p when, from

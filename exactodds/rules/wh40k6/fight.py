@@ -216,14 +216,17 @@ class Blows:
         inits = self._initiatives(key)
         parts: list[Part] = [(1, 1, ((first.attacker, 1),), ((first.defender, 1),))]
         lcm = 1
+        a_table, d_table = self.a.strike_table, self.d.strike_table
         for n, i in enumerate(inits):
             parts, lcm, terms = [], 1, 0
+            append = parts.append
             for (att, dfd), w in states.items():
-                on_d, d_total = self.a.strike_table(i, att, dfd, a_choice, a_slow)
-                on_a, a_total = self.d.strike_table(i, dfd, att, d_choice, d_slow)
+                on_d, d_total = a_table(i, att, dfd, a_choice, a_slow)
+                on_a, a_total = d_table(i, dfd, att, d_choice, d_slow)
                 den = a_total * d_total
-                parts.append((w, den, on_a, on_d))
-                lcm = lcm * den // gcd(lcm, den)
+                append((w, den, on_a, on_d))
+                if lcm % den:
+                    lcm = lcm * den // gcd(lcm, den)
                 terms += len(on_a) * len(on_d)
             charge(terms, total.bit_length() + lcm.bit_length())
             if n == len(inits) - 1:
