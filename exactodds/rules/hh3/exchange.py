@@ -38,14 +38,16 @@ offered in these steps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
 from ...core.kinds import Choice, Count, Flag
 from ...core.params import ParamError, Params, literal, param
-from ..allocation import UnitState
+from ...core.limits import charge
+from ..allocation import Numbering, UnitState
 from ..common import two_d6_test
 from ..scenario import Scenario, World
 from .after import panic_triggered
@@ -207,7 +209,12 @@ def _landed(w: World, i: int, hits: Dist, made: dict[tuple[int, ...], UnitState]
     (as :func:`_land` writes them into ``w``); ``made``: the states made so far,
     by Wounds left, so that equal states are one object (a merge then compares
     them by identity). O(outcomes x statuses)."""
-    held = statuses_of(w.statuses[i])
+    return _landed_text(w.statuses[i], hits, made)
+
+
+def _landed_text(text: str, hits: Dist, made: dict[tuple[int, ...], UnitState]) -> dict[Hit, tuple[UnitState, str]]:
+    """:func:`_landed` on a unit whose status text is ``text``, in the order of ``hits.weights()``."""
+    held = statuses_of(text)
     out = {}
     for h in hits.weights():
         state = made.get(h.left)
@@ -215,6 +222,128 @@ def _landed(w: World, i: int, hits: Dist, made: dict[tuple[int, ...], UnitState]
             state = made[h.left] = UnitState(h.left)
         out[h] = (state, status_text(held | h.gained, h.left))
     return out
+
+
+Attack = tuple[Fire, int, int]
+"""One attack of a step on worlds: the :class:`Fire`, the firer's and the target's positions."""
+
+
+def attacks_step(attacks: Sequence[Attack]) -> Callable[[Dist], Dist]:
+    """Independent ``attacks`` from the same start (each at its own target, the
+    targets distinct) as one step on a whole Dist of worlds: the same Dist as
+    ``dist.then(kernel)`` for :func:`shoot_kernel` (one attack) or
+    :func:`exchange_kernel` (the attack and the return fire), the same outcomes
+    in the same order (worlds in order; per world, the first attack's results
+    outer, the next ones' inner), without a World built, hashed and merged per
+    product of the attacks' results: each product adds its integer weight,
+    over one common denominator (the lcm of each world's product of the
+    attacks' denominators), to a key of small integers (the world with the
+    targets left out, and each target's state and status text numbered), and
+    a World is built once per distinct key at the end. A world where a firer
+    or a target is destroyed is kept as it is. Cost: O(worlds x (attacks +
+    units)) for the keys and each attack's results landed once per distinct
+    (result Dist, status text), then one big-integer multiply-add per product
+    (O(sum over the worlds of the product of the attacks' outcomes)), then
+    O(distinct worlds x units)."""
+    made: dict[tuple[int, ...], UnitState] = {}
+    targets = [t for _, _, t in attacks]
+    involved = sorted({i for _, f, t in attacks for i in (f, t)})
+    # kept from one application to the next (each turn): the targets' states and
+    # status texts numbered, and each attack's results landed, by (attack, firer's
+    # state, target's state, target's status text): (denominator, (number, weight) pairs)
+    sides: list[Numbering[tuple[UnitState, str]]] = [Numbering() for _ in attacks]
+    landed: dict[tuple[int, UnitState, UnitState, str], tuple[int, list[tuple[int, int]]]] = {}
+
+    def results(j: int, w: World) -> tuple[int, list[tuple[int, int]]]:
+        """Attack ``j``'s results on world ``w``, landed: O(1) when known."""
+        fire, f, t = attacks[j]
+        key = (j, w.units[f], w.units[t], w.statuses[t])
+        got = landed.get(key)
+        if got is None:
+            hits = fire(w.units[f], w.units[t], statuses_of(w.statuses[t]))
+            got = landed[key] = (hits.denominator, _numbered(hits, w.statuses[t], sides[j], made))
+        return got
+
+    def step(dist: Dist) -> Dist:
+        rests: Numbering[tuple] = Numbering()
+        prefixes: Numbering[tuple[int, int, int]] = Numbering()
+        rows: list[tuple[int, Any, list[list[tuple[int, int]]] | None, int]] = []
+        lcm, terms = 1, 0
+        for w, weight in dist.weights().items():  # O(units + attacks) per world, its attacks' results memoised
+            units, statuses = list(w.units), list(w.statuses)
+            for t in targets:
+                units[t] = statuses[t] = None
+            rest = rests.number((tuple(units), tuple(statuses), w.marks))
+            if not all(any(w.units[i].wounds) for i in involved):  # kept as it is: its own key
+                key = _key(rest, [sides[j].number((w.units[t], w.statuses[t])) for j, t in enumerate(targets)],
+                           prefixes)
+                rows.append((weight, key, None, 1))
+                terms += 1
+                continue
+            factors, den = [], 1
+            for j in range(len(attacks)):
+                d, factor = results(j, w)
+                factors.append(factor)
+                den *= d
+            rows.append((weight, rest, factors, den))
+            lcm = math.lcm(lcm, den)
+            terms += math.prod(map(len, factors))
+        charge(terms, dist.denominator.bit_length() + lcm.bit_length())
+        # a key as one int, k x stride + the last target's number: every number is known by now
+        stride = len(sides[-1].values)
+        acc: dict[int, int] = {}
+        get = acc.get
+        for weight, rest, factors, den in rows:
+            scale = weight * (lcm // den)
+            if factors is None:  # a kept world's row holds its key
+                key = rest[0] * stride + rest[1]
+                acc[key] = get(key, 0) + scale
+                continue
+            heads = [(rest, scale)]
+            for j, factor in enumerate(factors[:-1]):  # the attacks before the last: prefixes numbered
+                heads = [(prefixes.number((j, k, i)), c * v) for k, c in heads for i, v in factor]
+            last = factors[-1]
+            for k, c in heads:  # the hot loop: one multiply-add per product
+                base = k * stride
+                for i, v in last:
+                    acc[base + i] = get(base + i, 0) + c * v
+        return Dist.from_weights({_world(divmod(key, stride), rests, sides, prefixes, targets): v
+                                  for key, v in acc.items()})
+
+    return step
+
+
+def _numbered(hits: Dist, text: str, side: Numbering[tuple[UnitState, str]], made: dict[tuple[int, ...], UnitState]
+              ) -> list[tuple[int, int]]:
+    """(number of the target's state and status text after the hit, weight) for
+    each :class:`Hit` of ``hits`` on a target whose status text was ``text``,
+    as :func:`_landed` makes them. O(outcomes x statuses)."""
+    return [(side.number(pair), v) for pair, v in zip(_landed_text(text, hits, made).values(),
+                                                       hits.weights().values(), strict=True)]
+
+
+def _key(rest: int, sides: list[int], prefixes: Numbering[tuple[int, int, int]]) -> tuple[int, int]:
+    """The key of a world: its rest's number, then each target's number, the
+    ones before the last folded into ``prefixes``. O(attacks)."""
+    k = rest
+    for j, i in enumerate(sides[:-1]):
+        k = prefixes.number((j, k, i))
+    return k, sides[-1]
+
+
+def _world(key: tuple[int, int], rests: Numbering[tuple], sides: list[Numbering[tuple[UnitState, str]]],
+           prefixes: Numbering[tuple[int, int, int]], targets: list[int]) -> World:
+    """The world of a key of :func:`attacks_step`. O(units + attacks)."""
+    k, i = key
+    numbers = [i]
+    for _ in targets[:-1]:
+        _, k, i = prefixes.values[k]
+        numbers.append(i)
+    units, statuses, marks = rests.values[k]
+    units, statuses = list(units), list(statuses)
+    for t, side, n in zip(targets, sides, reversed(numbers), strict=True):
+        units[t], statuses[t] = side.values[n]
+    return World(tuple(units), tuple(statuses), marks)
 
 
 def _unit(units: Mapping[str, Any], name: str) -> ShootingUnit:
@@ -317,8 +446,9 @@ class Exchange:
                                  "exchange both units shoot (give a model line bs and weapon = \"NAME\")")
         going, coming = self.conditions()
         out, back = Fire(attacker, target, going), Fire(target, attacker, coming)
-        return [Step.kernel(self.kind, exchange_kernel(out, back, index[self.attacker], index[self.target]),
-                            f"{self.attacker} shoots {self.target}, which returns fire")]
+        a, t = index[self.attacker], index[self.target]
+        return [Step.whole(self.kind, attacks_step([(out, a, t), (back, t, a)]),
+                           f"{self.attacker} shoots {self.target}, which returns fire")]
 
 
 @dataclass(frozen=True, kw_only=True)
