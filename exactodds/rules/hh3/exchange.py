@@ -227,123 +227,106 @@ def _landed_text(text: str, hits: Dist, made: dict[tuple[int, ...], UnitState]) 
 Attack = tuple[Fire, int, int]
 """One attack of a step on worlds: the :class:`Fire`, the firer's and the target's positions."""
 
+Factor = list[tuple[int, int]]
+"""One attack's results from one world: (number of the target's state and status text, weight) pairs."""
 
-def attacks_step(attacks: Sequence[Attack]) -> Callable[[Dist], Dist]:
+
+class Volley:
     """Independent ``attacks`` from the same start (each at its own target, the
-    targets distinct) as one step on a whole Dist of worlds: the same Dist as
-    ``dist.then(kernel)`` for :func:`shoot_kernel` (one attack) or
-    :func:`exchange_kernel` (the attack and the return fire), the same outcomes
-    in the same order (worlds in order; per world, the first attack's results
-    outer, the next ones' inner), without a World built, hashed and merged per
-    product of the attacks' results: each product adds its integer weight,
-    over one common denominator (the lcm of each world's product of the
-    attacks' denominators), to a key of small integers (the world with the
-    targets left out, and each target's state and status text numbered), and
-    a World is built once per distinct key at the end. A world where a firer
-    or a target is destroyed is kept as it is. Cost: O(worlds x (attacks +
-    units)) for the keys and each attack's results landed once per distinct
-    (result Dist, status text), then one big-integer multiply-add per product
-    (O(sum over the worlds of the product of the attacks' outcomes)), then
-    O(distinct worlds x units)."""
-    made: dict[tuple[int, ...], UnitState] = {}
-    targets = [t for _, _, t in attacks]
-    involved = sorted({i for _, f, t in attacks for i in (f, t)})
-    # kept from one application to the next (each turn): the targets' states and
-    # status texts numbered, and each attack's results landed, by (attack, firer's
-    # state, target's state, target's status text): (denominator, (number, weight) pairs)
-    sides: list[Numbering[tuple[UnitState, str]]] = [Numbering() for _ in attacks]
-    landed: dict[tuple[int, UnitState, UnitState, str], tuple[int, list[tuple[int, int]]]] = {}
+    targets distinct) as one step on a whole Dist of worlds (call it on the
+    Dist): the same Dist as ``dist.then(kernel)`` for :func:`shoot_kernel` (one
+    attack) or :func:`exchange_kernel` (the attack and the return fire), the
+    same outcomes in the same order (worlds in order; per world, the first
+    attack's results outer, the next ones' inner), without a World built,
+    hashed and merged per product of the attacks' results.
 
-    def results(j: int, w: World) -> tuple[int, list[tuple[int, int]]]:
-        """Attack ``j``'s results on world ``w``, landed: O(1) when known."""
-        fire, f, t = attacks[j]
+    Each product adds its integer weight, over one common denominator (the lcm
+    of each world's product of the attacks' denominators), to a key of small
+    integers (the world with the targets left out, and each target's state and
+    status text numbered), and a World is built once per distinct key at the
+    end. A world where a firer or a target is destroyed is kept as it is (its
+    own key). Cost: O(units + attacks) per world, each attack's results landed
+    once per distinct (attack, firer's state, target's state and status text)
+    over the whole scenario, then one big-integer multiply-add per product
+    (O(sum over the worlds of the product of the attacks' outcomes)), then
+    O(distinct worlds x (units + attacks)) to build the worlds."""
+
+    def __init__(self, attacks: Sequence[Attack]) -> None:
+        self.attacks = list(attacks)
+        self.targets = [t for _, _, t in attacks]
+        self.involved = sorted({i for _, f, t in attacks for i in (f, t)})
+        # kept from one application to the next (each turn): the states made, by Wounds
+        # left; each target's (state, status text) numbered; each attack's results landed
+        self._made: dict[tuple[int, ...], UnitState] = {}
+        self._sides: list[Numbering[tuple[UnitState, str]]] = [Numbering() for _ in attacks]
+        self._landed: dict[tuple[int, UnitState, UnitState, str], tuple[int, Factor]] = {}
+
+    def _results(self, j: int, w: World) -> tuple[int, Factor]:
+        """Attack ``j``'s results on world ``w`` as (denominator, (number of the
+        target's state and status text, weight) pairs): O(1) when known."""
+        fire, f, t = self.attacks[j]
         key = (j, w.units[f], w.units[t], w.statuses[t])
-        got = landed.get(key)
+        got = self._landed.get(key)
         if got is None:
             hits = fire(w.units[f], w.units[t], statuses_of(w.statuses[t]))
-            got = landed[key] = (hits.denominator, _numbered(hits, w.statuses[t], sides[j], made))
+            landed = _landed_text(w.statuses[t], hits, self._made).values()
+            got = self._landed[key] = (hits.denominator, [(self._sides[j].number(pair), v) for pair, v in
+                                                          zip(landed, hits.weights().values(), strict=True)])
         return got
 
-    def step(dist: Dist) -> Dist:
-        rests: Numbering[tuple] = Numbering()
-        prefixes: Numbering[tuple[int, int, int]] = Numbering()
-        rows: list[tuple[int, Any, list[list[tuple[int, int]]] | None, int]] = []
-        lcm, terms = 1, 0
-        for w, weight in dist.weights().items():  # O(units + attacks) per world, its attacks' results memoised
+    def _rows(self, dist: Dist, rests: Numbering[tuple]) -> tuple[list[tuple[int, int, list[Factor], int]], int]:
+        """Per world: (weight, number of its rest, each attack's results, their
+        denominator), a kept world as one certain result per target; and the
+        lcm of the denominators. O(units + attacks) per world."""
+        rows, lcm, terms = [], 1, 0
+        for w, weight in dist.weights().items():
             units, statuses = list(w.units), list(w.statuses)
-            for t in targets:
+            for t in self.targets:
                 units[t] = statuses[t] = None
             rest = rests.number((tuple(units), tuple(statuses), w.marks))
-            if not all(any(w.units[i].wounds) for i in involved):  # kept as it is: its own key
-                key = _key(rest, [sides[j].number((w.units[t], w.statuses[t])) for j, t in enumerate(targets)],
-                           prefixes)
-                rows.append((weight, key, None, 1))
+            if all(any(w.units[i].wounds) for i in self.involved):
+                got = [self._results(j, w) for j in range(len(self.attacks))]
+                den = math.prod(d for d, _ in got)
+                rows.append((weight, rest, [factor for _, factor in got], den))
+                lcm = math.lcm(lcm, den)
+                terms += math.prod(len(factor) for _, factor in got)
+            else:
+                rows.append((weight, rest, [[(side.number((w.units[t], w.statuses[t])), 1)]
+                                            for side, t in zip(self._sides, self.targets, strict=True)], 1))
                 terms += 1
-                continue
-            factors, den = [], 1
-            for j in range(len(attacks)):
-                d, factor = results(j, w)
-                factors.append(factor)
-                den *= d
-            rows.append((weight, rest, factors, den))
-            lcm = math.lcm(lcm, den)
-            terms += math.prod(map(len, factors))
         charge(terms, dist.denominator.bit_length() + lcm.bit_length())
-        # a key as one int, k x stride + the last target's number: every number is known by now
-        stride = len(sides[-1].values)
+        return rows, lcm
+
+    def __call__(self, dist: Dist) -> Dist:
+        rests: Numbering[tuple] = Numbering()
+        prefixes: Numbering[tuple[int, int, int]] = Numbering()
+        rows, lcm = self._rows(dist, rests)
+        stride = len(self._sides[-1].values)  # a key is one int, k x stride + the last target's number
         acc: dict[int, int] = {}
         get = acc.get
         for weight, rest, factors, den in rows:
-            scale = weight * (lcm // den)
-            if factors is None:  # a kept world's row holds its key
-                key = rest[0] * stride + rest[1]
-                acc[key] = get(key, 0) + scale
-                continue
-            heads = [(rest, scale)]
+            heads = [(rest, weight * (lcm // den))]
             for j, factor in enumerate(factors[:-1]):  # the attacks before the last: prefixes numbered
                 heads = [(prefixes.number((j, k, i)), c * v) for k, c in heads for i, v in factor]
-            last = factors[-1]
             for k, c in heads:  # the hot loop: one multiply-add per product
                 base = k * stride
-                for i, v in last:
+                for i, v in factors[-1]:
                     acc[base + i] = get(base + i, 0) + c * v
-        return Dist.from_weights({_world(divmod(key, stride), rests, sides, prefixes, targets): v
-                                  for key, v in acc.items()})
+        return Dist.from_weights({self._world(divmod(key, stride), rests, prefixes): v for key, v in acc.items()})
 
-    return step
-
-
-def _numbered(hits: Dist, text: str, side: Numbering[tuple[UnitState, str]], made: dict[tuple[int, ...], UnitState]
-              ) -> list[tuple[int, int]]:
-    """(number of the target's state and status text after the hit, weight) for
-    each :class:`Hit` of ``hits`` on a target whose status text was ``text``,
-    as :func:`_landed` makes them. O(outcomes x statuses)."""
-    return [(side.number(pair), v) for pair, v in zip(_landed_text(text, hits, made).values(),
-                                                       hits.weights().values(), strict=True)]
-
-
-def _key(rest: int, sides: list[int], prefixes: Numbering[tuple[int, int, int]]) -> tuple[int, int]:
-    """The key of a world: its rest's number, then each target's number, the
-    ones before the last folded into ``prefixes``. O(attacks)."""
-    k = rest
-    for j, i in enumerate(sides[:-1]):
-        k = prefixes.number((j, k, i))
-    return k, sides[-1]
-
-
-def _world(key: tuple[int, int], rests: Numbering[tuple], sides: list[Numbering[tuple[UnitState, str]]],
-           prefixes: Numbering[tuple[int, int, int]], targets: list[int]) -> World:
-    """The world of a key of :func:`attacks_step`. O(units + attacks)."""
-    k, i = key
-    numbers = [i]
-    for _ in targets[:-1]:
-        _, k, i = prefixes.values[k]
-        numbers.append(i)
-    units, statuses, marks = rests.values[k]
-    units, statuses = list(units), list(statuses)
-    for t, side, n in zip(targets, sides, reversed(numbers), strict=True):
-        units[t], statuses[t] = side.values[n]
-    return World(tuple(units), tuple(statuses), marks)
+    def _world(self, key: tuple[int, int], rests: Numbering[tuple], prefixes: Numbering[tuple[int, int, int]]
+               ) -> World:
+        """The world of a key (its prefix, the last target's number). O(units + attacks)."""
+        k, i = key
+        numbers = [i]
+        for _ in self.targets[:-1]:
+            _, k, i = prefixes.values[k]
+            numbers.append(i)
+        units, statuses, marks = rests.values[k]
+        units, statuses = list(units), list(statuses)
+        for t, side, n in zip(self.targets, self._sides, reversed(numbers), strict=True):
+            units[t], statuses[t] = side.values[n]
+        return World(tuple(units), tuple(statuses), marks)
 
 
 def _unit(units: Mapping[str, Any], name: str) -> ShootingUnit:
@@ -395,8 +378,8 @@ class Shoot:
         if self.unit == self.target:
             raise InputError(f"{self.unit} cannot shoot at itself")
         fire = Fire(firer, target, self.conditions())
-        return [Step.kernel(self.kind, shoot_kernel(fire, index[self.unit], index[self.target]),
-                            f"{self.unit} shoots {self.target}")]
+        return [Step.whole(self.kind, Volley([(fire, index[self.unit], index[self.target])]),
+                           f"{self.unit} shoots {self.target}")]
 
 
 @dataclass(frozen=True)
@@ -447,7 +430,7 @@ class Exchange:
         going, coming = self.conditions()
         out, back = Fire(attacker, target, going), Fire(target, attacker, coming)
         a, t = index[self.attacker], index[self.target]
-        return [Step.whole(self.kind, attacks_step([(out, a, t), (back, t, a)]),
+        return [Step.whole(self.kind, Volley([(out, a, t), (back, t, a)]),
                            f"{self.attacker} shoots {self.target}, which returns fire")]
 
 
