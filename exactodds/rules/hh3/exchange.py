@@ -299,7 +299,7 @@ class Volley:
 
     def __call__(self, dist: Dist) -> Dist:
         rests: Numbering[tuple] = Numbering()
-        prefixes: Numbering[tuple[int, int, int]] = Numbering()
+        prefixes: dict[tuple[int, int, int], int] = {}  # (attack, prefix, its target's number) -> number
         rows, lcm = self._rows(dist, rests)
         stride = len(self._sides[-1].values)  # a key is one int, k x stride + the last target's number
         acc: dict[int, int] = {}
@@ -307,20 +307,21 @@ class Volley:
         for weight, rest, factors, den in rows:
             heads = [(rest, weight * (lcm // den))]
             for j, factor in enumerate(factors[:-1]):  # the attacks before the last: prefixes numbered
-                heads = [(prefixes.number((j, k, i)), c * v) for k, c in heads for i, v in factor]
+                heads = [(prefixes.setdefault((j, k, i), len(prefixes)), c * v) for k, c in heads for i, v in factor]
             for k, c in heads:  # the hot loop: one multiply-add per product
                 base = k * stride
                 for i, v in factors[-1]:
                     acc[base + i] = get(base + i, 0) + c * v
-        return Dist.from_weights({self._world(divmod(key, stride), rests, prefixes): v for key, v in acc.items()})
+        numbered = list(prefixes)
+        return Dist.from_weights({self._world(divmod(key, stride), rests, numbered): v for key, v in acc.items()})
 
-    def _world(self, key: tuple[int, int], rests: Numbering[tuple], prefixes: Numbering[tuple[int, int, int]]
+    def _world(self, key: tuple[int, int], rests: Numbering[tuple], prefixes: list[tuple[int, int, int]]
                ) -> World:
         """The world of a key (its prefix, the last target's number). O(units + attacks)."""
         k, i = key
         numbers = [i]
         for _ in self.targets[:-1]:
-            _, k, i = prefixes.values[k]
+            _, k, i = prefixes[k]
             numbers.append(i)
         units, statuses, marks = rests.values[k]
         units, statuses = list(units), list(statuses)
