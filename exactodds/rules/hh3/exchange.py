@@ -14,7 +14,10 @@ the start state the two attacks are independent, and the joint end state
 is the product of the two attacks' distributions (:func:`exchange_kernel`).
 Cost: one attack pipeline each way (see :mod:`.attack`) plus the product,
 O(outcomes of the first x outcomes of the second), instead of one return
-fire per outcome of the first attack.
+fire per outcome of the first attack. A scenario's step runs on its whole
+distribution of worlds at once (:class:`Volley`): each product is one
+integer multiply-add under a key of small integers, and a world is built
+once per distinct outcome, not once per product.
 
 After each attack, the unit it hit tests as after any shooting attack
 (:mod:`.after`): "Si l'unité a perdu 25 % ou plus de ses figurines pendant
@@ -164,7 +167,8 @@ def _land(w: World, i: int, hit: Hit) -> World:
 
 def shoot_kernel(fire: Fire, f: int, t: int) -> Kernel:
     """One attack of unit ``f`` at unit ``t`` as a kernel on worlds; nothing
-    happens if either is destroyed. O(one :class:`Fire`) per distinct world."""
+    happens if either is destroyed. O(one :class:`Fire`) per distinct world.
+    The step :class:`Shoot` gives the same Dist with :class:`Volley`."""
     def kernel(w: World) -> Dist:
         if not (any(w.units[f].wounds) and any(w.units[t].wounds)):
             return Dist.constant(w)
@@ -180,7 +184,8 @@ def exchange_kernel(out: Fire, back: Fire, a: int, t: int) -> Kernel:
     exchange). ``out`` (a at t) and ``back`` (t at a, every model t had at
     the start, at a as it was at the start) from the same start are
     independent, so the joint end is their product: O(|out| x |back|) per
-    distinct world, each attack memoised (:class:`Fire`)."""
+    distinct world, each attack memoised (:class:`Fire`). The step
+    :class:`Exchange` gives the same Dist with :class:`Volley`."""
     made: dict[tuple[int, ...], UnitState] = {}
 
     def kernel(w: World) -> Dist:
@@ -298,6 +303,7 @@ class Volley:
         return rows, lcm
 
     def __call__(self, dist: Dist) -> Dist:
+        """The step on ``dist`` (see the class docstring for the order and the cost)."""
         rests: Numbering[tuple] = Numbering()
         prefixes: dict[tuple[int, int, int], int] = {}  # (attack, prefix, its target's number) -> number
         rows, lcm = self._rows(dist, rests)
