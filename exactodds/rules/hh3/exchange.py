@@ -261,10 +261,16 @@ class Volley:
         self.targets = [t for _, _, t in attacks]
         self.involved = sorted({i for _, f, t in attacks for i in (f, t)})
         # kept from one application to the next (each turn): the states made, by Wounds
-        # left; each target's (state, status text) numbered; each attack's results landed
+        # left; each target's (state, status text) numbered; the worlds with the targets
+        # left out numbered; the keys' prefixes ((attack, prefix, its target's number)
+        # -> number); each attack's results landed; the worlds built, by key
         self._made: dict[tuple[int, ...], UnitState] = {}
         self._sides: list[Numbering[tuple[UnitState, str]]] = [Numbering() for _ in attacks]
+        self._rests: Numbering[tuple] = Numbering()
+        self._prefixes: dict[tuple[int, int, int], int] = {}
         self._landed: dict[tuple[int, UnitState, UnitState, str], tuple[int, Factor]] = {}
+        self._worlds: dict[tuple[int, int], World] = {}
+        self._prefix_list: list[tuple[int, int, int]] = []
 
     def _results(self, j: int, w: World) -> tuple[int, Factor]:
         """Attack ``j``'s results on world ``w`` as (denominator, (number of the
@@ -279,7 +285,7 @@ class Volley:
                                                           zip(landed, hits.weights().values(), strict=True)])
         return got
 
-    def _rows(self, dist: Dist, rests: Numbering[tuple]) -> tuple[list[tuple[int, int, list[Factor], int]], int]:
+    def _rows(self, dist: Dist) -> tuple[list[tuple[int, int, list[Factor], int]], int]:
         """Per world: (weight, number of its rest, each attack's results, their
         denominator), a kept world as one certain result per target; and the
         lcm of the denominators. O(units + attacks) per world."""
@@ -288,7 +294,7 @@ class Volley:
             units, statuses = list(w.units), list(w.statuses)
             for t in self.targets:
                 units[t] = statuses[t] = None
-            rest = rests.number((tuple(units), tuple(statuses), w.marks))
+            rest = self._rests.number((tuple(units), tuple(statuses), w.marks))
             if all(any(w.units[i].wounds) for i in self.involved):
                 got = [self._results(j, w) for j in range(len(self.attacks))]
                 den = math.prod(d for d, _ in got)
@@ -304,9 +310,8 @@ class Volley:
 
     def __call__(self, dist: Dist) -> Dist:
         """The step on ``dist`` (see the class docstring for the order and the cost)."""
-        rests: Numbering[tuple] = Numbering()
-        prefixes: dict[tuple[int, int, int], int] = {}  # (attack, prefix, its target's number) -> number
-        rows, lcm = self._rows(dist, rests)
+        prefixes = self._prefixes
+        rows, lcm = self._rows(dist)
         stride = len(self._sides[-1].values)  # a key is one int, k x stride + the last target's number
         acc: dict[int, int] = {}
         get = acc.get
@@ -318,22 +323,28 @@ class Volley:
                 base = k * stride
                 for i, v in factors[-1]:
                     acc[base + i] = get(base + i, 0) + c * v
-        numbered = list(prefixes)
-        return Dist.from_weights({self._world(divmod(key, stride), rests, numbered): v for key, v in acc.items()})
+        return Dist.from_weights({self._world(divmod(key, stride)): v for key, v in acc.items()})
 
-    def _world(self, key: tuple[int, int], rests: Numbering[tuple], prefixes: list[tuple[int, int, int]]
-               ) -> World:
-        """The world of a key (its prefix, the last target's number). O(units + attacks)."""
+    def _world(self, key: tuple[int, int]) -> World:
+        """The world of a key (its prefix, the last target's number): O(1) when
+        built before, else O(units + attacks), plus O(prefixes) to number them."""
+        got = self._worlds.get(key)
+        if got is not None:
+            return got
+        if len(self._prefix_list) < len(self._prefixes):
+            self._prefix_list = list(self._prefixes)
+        prefixes = self._prefix_list
         k, i = key
         numbers = [i]
         for _ in self.targets[:-1]:
             _, k, i = prefixes[k]
             numbers.append(i)
-        units, statuses, marks = rests.values[k]
+        units, statuses, marks = self._rests.values[k]
         units, statuses = list(units), list(statuses)
         for t, side, n in zip(self.targets, self._sides, reversed(numbers), strict=True):
             units[t], statuses[t] = side.values[n]
-        return World(tuple(units), tuple(statuses), marks)
+        got = self._worlds[key] = World(tuple(units), tuple(statuses), marks)
+        return got
 
 
 def _unit(units: Mapping[str, Any], name: str) -> ShootingUnit:
