@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactodds import ask
+from exactodds import Dist, ask
 from exactodds.cli import main
 from exactodds.rules.hh3 import FiringModels, TargetModels, TargetUnit, Weapon
 from exactodds.rules.hh3.exchange import Exchange, Shoot
@@ -335,3 +335,36 @@ def test_a_combined_unit_file_reads_in_both_roles() -> None:
     assert [m.count for m in firing.models] == [9, 1] and target.size() == 10
     r = CliRunner().invoke(main, ["hh3", "shoot", "--attacker", HEAVIES, "--target", TACTICALS])
     assert r.exit_code == 0, r.output
+
+
+# ------------------------------------------------ the whole-distribution steps
+
+
+def test_whole_distribution_steps_match_the_kernels_in_order() -> None:
+    # each step on the whole Dist of worlds (Volley) against the per-world kernels
+    # through Dist.then: the same outcomes, weights and denominator, in the same
+    # order, turn after turn; three units, so each step leaves one out of its keys
+    from exactodds.profiles.hh3 import load_unit
+    from exactodds.rules.hh3.exchange import Fire, exchange_kernel, shoot_kernel
+    from exactodds.rules.hh3.units import Conditions
+    from exactodds.rules.scenario import TURN_CLEARED, p_destroyed
+
+    names = ("tactical_squad", "heavy_support_squad", "terminators")
+    units = {n: load_unit(ROOT / "examples" / "hh3" / f"unit_{n}.toml") for n in names}
+    steps = [Exchange("tactical_squad", "heavy_support_squad", cover="light"),
+             Shoot("terminators", "tactical_squad")]
+    sc = Scenario(units, steps, turns=3)
+    run = sc.run()
+    tac, hvy, term = (units[n] for n in names)
+    kernels = [exchange_kernel(Fire(tac, hvy, Conditions(cover="light")), Fire(hvy, tac, Conditions()), 0, 1),
+               shoot_kernel(Fire(term, tac, Conditions()), 2, 0)]
+    dist = Dist.constant(sc.start_world())
+    for turn in range(3):
+        if turn:
+            dist = dist.map(lambda w: w._replace(statuses=tuple("" if s in TURN_CLEARED else s for s in w.statuses)))
+        for kernel in kernels:
+            dist = dist.then(kernel)
+        got = run.stages[sc.turn_ends()[turn]]
+        assert got.denominator == dist.denominator
+        assert list(got.weights().items()) == list(dist.weights().items())
+    assert all(p_destroyed(run.final, i) > 0 for i in (0, 1))  # worlds kept as they are, too

@@ -14,7 +14,10 @@ the start state the two attacks are independent, and the joint end state
 is the product of the two attacks' distributions (:func:`exchange_kernel`).
 Cost: one attack pipeline each way (see :mod:`.attack`) plus the product,
 O(outcomes of the first x outcomes of the second), instead of one return
-fire per outcome of the first attack.
+fire per outcome of the first attack. A scenario's step runs on its whole
+distribution of worlds at once (:class:`Volley`): each product is one
+integer multiply-add under a key of small integers, and a world is built
+once per distinct outcome, not once per product.
 
 After each attack, the unit it hit tests as after any shooting attack
 (:mod:`.after`): "Si l'unité a perdu 25 % ou plus de ses figurines pendant
@@ -38,14 +41,16 @@ offered in these steps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
 from ...core.kinds import Choice, Count, Flag
 from ...core.params import ParamError, Params, literal, param
-from ..allocation import UnitState
+from ...core.limits import charge
+from ..allocation import Numbering, UnitState
 from ..common import two_d6_test
 from ..scenario import Scenario, World
 from .after import panic_triggered
@@ -162,7 +167,8 @@ def _land(w: World, i: int, hit: Hit) -> World:
 
 def shoot_kernel(fire: Fire, f: int, t: int) -> Kernel:
     """One attack of unit ``f`` at unit ``t`` as a kernel on worlds; nothing
-    happens if either is destroyed. O(one :class:`Fire`) per distinct world."""
+    happens if either is destroyed. O(one :class:`Fire`) per distinct world.
+    The step :class:`Shoot` gives the same Dist with :class:`Volley`."""
     def kernel(w: World) -> Dist:
         if not (any(w.units[f].wounds) and any(w.units[t].wounds)):
             return Dist.constant(w)
@@ -178,7 +184,8 @@ def exchange_kernel(out: Fire, back: Fire, a: int, t: int) -> Kernel:
     exchange). ``out`` (a at t) and ``back`` (t at a, every model t had at
     the start, at a as it was at the start) from the same start are
     independent, so the joint end is their product: O(|out| x |back|) per
-    distinct world, each attack memoised (:class:`Fire`)."""
+    distinct world, each attack memoised (:class:`Fire`). The step
+    :class:`Exchange` gives the same Dist with :class:`Volley`."""
     made: dict[tuple[int, ...], UnitState] = {}
 
     def kernel(w: World) -> Dist:
@@ -207,7 +214,12 @@ def _landed(w: World, i: int, hits: Dist, made: dict[tuple[int, ...], UnitState]
     (as :func:`_land` writes them into ``w``); ``made``: the states made so far,
     by Wounds left, so that equal states are one object (a merge then compares
     them by identity). O(outcomes x statuses)."""
-    held = statuses_of(w.statuses[i])
+    return _landed_text(w.statuses[i], hits, made)
+
+
+def _landed_text(text: str, hits: Dist, made: dict[tuple[int, ...], UnitState]) -> dict[Hit, tuple[UnitState, str]]:
+    """:func:`_landed` on a unit whose status text is ``text``, in the order of ``hits.weights()``."""
+    held = statuses_of(text)
     out = {}
     for h in hits.weights():
         state = made.get(h.left)
@@ -215,6 +227,124 @@ def _landed(w: World, i: int, hits: Dist, made: dict[tuple[int, ...], UnitState]
             state = made[h.left] = UnitState(h.left)
         out[h] = (state, status_text(held | h.gained, h.left))
     return out
+
+
+Attack = tuple[Fire, int, int]
+"""One attack of a step on worlds: the :class:`Fire`, the firer's and the target's positions."""
+
+Factor = list[tuple[int, int]]
+"""One attack's results from one world: (number of the target's state and status text, weight) pairs."""
+
+
+class Volley:
+    """Independent ``attacks`` from the same start (each at its own target, the
+    targets distinct) as one step on a whole Dist of worlds (call it on the
+    Dist): the same Dist as ``dist.then(kernel)`` for :func:`shoot_kernel` (one
+    attack) or :func:`exchange_kernel` (the attack and the return fire), the
+    same outcomes in the same order (worlds in order; per world, the first
+    attack's results outer, the next ones' inner), without a World built,
+    hashed and merged per product of the attacks' results.
+
+    Each product adds its integer weight, over one common denominator (the lcm
+    of each world's product of the attacks' denominators), to a key of small
+    integers (the world with the targets left out, and each target's state and
+    status text numbered), and a World is built once per distinct key at the
+    end. A world where a firer or a target is destroyed is kept as it is (its
+    own key). Cost: O(units + attacks) per world, each attack's results landed
+    once per distinct (attack, firer's state, target's state and status text)
+    over the whole scenario, then one big-integer multiply-add per product
+    (O(sum over the worlds of the product of the attacks' outcomes)), then
+    O(distinct worlds x (units + attacks)) to build the worlds."""
+
+    def __init__(self, attacks: Sequence[Attack]) -> None:
+        self.attacks = list(attacks)
+        self.targets = [t for _, _, t in attacks]
+        self.involved = sorted({i for _, f, t in attacks for i in (f, t)})
+        # kept from one application to the next (each turn): the states made, by Wounds
+        # left; each target's (state, status text) numbered; the worlds with the targets
+        # left out numbered; the keys' prefixes ((attack, prefix, its target's number)
+        # -> number); each attack's results landed; the worlds built, by key
+        self._made: dict[tuple[int, ...], UnitState] = {}
+        self._sides: list[Numbering[tuple[UnitState, str]]] = [Numbering() for _ in attacks]
+        self._rests: Numbering[tuple] = Numbering()
+        self._prefixes: dict[tuple[int, int, int], int] = {}
+        self._landed: dict[tuple[int, UnitState, UnitState, str], tuple[int, Factor]] = {}
+        self._worlds: dict[tuple[int, int], World] = {}
+        self._prefix_list: list[tuple[int, int, int]] = []
+
+    def _results(self, j: int, w: World) -> tuple[int, Factor]:
+        """Attack ``j``'s results on world ``w`` as (denominator, (number of the
+        target's state and status text, weight) pairs): O(1) when known."""
+        fire, f, t = self.attacks[j]
+        key = (j, w.units[f], w.units[t], w.statuses[t])
+        got = self._landed.get(key)
+        if got is None:
+            hits = fire(w.units[f], w.units[t], statuses_of(w.statuses[t]))
+            landed = _landed_text(w.statuses[t], hits, self._made).values()
+            got = self._landed[key] = (hits.denominator, [(self._sides[j].number(pair), v) for pair, v in
+                                                          zip(landed, hits.weights().values(), strict=True)])
+        return got
+
+    def _rows(self, dist: Dist) -> tuple[list[tuple[int, int, list[Factor], int]], int]:
+        """Per world: (weight, number of its rest, each attack's results, their
+        denominator), a kept world as one certain result per target; and the
+        lcm of the denominators. O(units + attacks) per world."""
+        rows, lcm, terms = [], 1, 0
+        for w, weight in dist.weights().items():
+            units, statuses = list(w.units), list(w.statuses)
+            for t in self.targets:
+                units[t] = statuses[t] = None
+            rest = self._rests.number((tuple(units), tuple(statuses), w.marks))
+            if all(any(w.units[i].wounds) for i in self.involved):
+                got = [self._results(j, w) for j in range(len(self.attacks))]
+                den = math.prod(d for d, _ in got)
+                rows.append((weight, rest, [factor for _, factor in got], den))
+                lcm = math.lcm(lcm, den)
+                terms += math.prod(len(factor) for _, factor in got)
+            else:
+                rows.append((weight, rest, [[(side.number((w.units[t], w.statuses[t])), 1)]
+                                            for side, t in zip(self._sides, self.targets, strict=True)], 1))
+                terms += 1
+        charge(terms, dist.denominator.bit_length() + lcm.bit_length())
+        return rows, lcm
+
+    def __call__(self, dist: Dist) -> Dist:
+        """The step on ``dist`` (see the class docstring for the order and the cost)."""
+        prefixes = self._prefixes
+        rows, lcm = self._rows(dist)
+        stride = len(self._sides[-1].values)  # a key is one int, k x stride + the last target's number
+        acc: dict[int, int] = {}
+        get = acc.get
+        for weight, rest, factors, den in rows:
+            heads = [(rest, weight * (lcm // den))]
+            for j, factor in enumerate(factors[:-1]):  # the attacks before the last: prefixes numbered
+                heads = [(prefixes.setdefault((j, k, i), len(prefixes)), c * v) for k, c in heads for i, v in factor]
+            for k, c in heads:  # the hot loop: one multiply-add per product
+                base = k * stride
+                for i, v in factors[-1]:
+                    acc[base + i] = get(base + i, 0) + c * v
+        return Dist.from_weights({self._world(divmod(key, stride)): v for key, v in acc.items()})
+
+    def _world(self, key: tuple[int, int]) -> World:
+        """The world of a key (its prefix, the last target's number): O(1) when
+        built before, else O(units + attacks), plus O(prefixes) to number them."""
+        got = self._worlds.get(key)
+        if got is not None:
+            return got
+        if len(self._prefix_list) < len(self._prefixes):
+            self._prefix_list = list(self._prefixes)
+        prefixes = self._prefix_list
+        k, i = key
+        numbers = [i]
+        for _ in self.targets[:-1]:
+            _, k, i = prefixes[k]
+            numbers.append(i)
+        units, statuses, marks = self._rests.values[k]
+        units, statuses = list(units), list(statuses)
+        for t, side, n in zip(self.targets, self._sides, reversed(numbers), strict=True):
+            units[t], statuses[t] = side.values[n]
+        got = self._worlds[key] = World(tuple(units), tuple(statuses), marks)
+        return got
 
 
 def _unit(units: Mapping[str, Any], name: str) -> ShootingUnit:
@@ -266,8 +396,8 @@ class Shoot:
         if self.unit == self.target:
             raise InputError(f"{self.unit} cannot shoot at itself")
         fire = Fire(firer, target, self.conditions())
-        return [Step.kernel(self.kind, shoot_kernel(fire, index[self.unit], index[self.target]),
-                            f"{self.unit} shoots {self.target}")]
+        return [Step.whole(self.kind, Volley([(fire, index[self.unit], index[self.target])]),
+                           f"{self.unit} shoots {self.target}")]
 
 
 @dataclass(frozen=True)
@@ -317,8 +447,9 @@ class Exchange:
                                  "exchange both units shoot (give a model line bs and weapon = \"NAME\")")
         going, coming = self.conditions()
         out, back = Fire(attacker, target, going), Fire(target, attacker, coming)
-        return [Step.kernel(self.kind, exchange_kernel(out, back, index[self.attacker], index[self.target]),
-                            f"{self.attacker} shoots {self.target}, which returns fire")]
+        a, t = index[self.attacker], index[self.target]
+        return [Step.whole(self.kind, Volley([(out, a, t), (back, t, a)]),
+                           f"{self.attacker} shoots {self.target}, which returns fire")]
 
 
 @dataclass(frozen=True, kw_only=True)
