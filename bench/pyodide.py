@@ -89,7 +89,8 @@ def _ms(seconds: float) -> str:
 
 
 def section(results: dict[str, Any]) -> str:
-    """The docs' section between :data:`BEGIN` and :data:`END`, from a run's results."""
+    """The docs' section between :data:`BEGIN` and :data:`END`, from a run's results:
+    processor seconds (wall seconds in brackets), each the least of a case's calls."""
     m = results["machine"]
     rows = ["| case | question | CPython (same session) | Pyodide | Pyodide / CPython |", "|---|---|---|---|---|"]
     for key, question in QUESTIONS.items():
@@ -97,23 +98,33 @@ def section(results: dict[str, Any]) -> str:
         if r is None:
             rows.append(f"| {key} | {question} | not run | not run | - |")
             continue
-        cpython, pyodide = min(r["cpython"]), min(r["pyodide"])
-        rows.append(f"| {key} | {question} | {_ms(cpython)} | {_ms(pyodide)} | {pyodide / cpython:.1f} |")
+        cpu = {side: min(r[f"{side}_cpu"]) for side in ("cpython", "pyodide")}
+        wall = {side: min(r[side]) for side in ("cpython", "pyodide")}
+        cells = [f"{_ms(cpu[side])} ({_ms(wall[side])})" for side in ("cpython", "pyodide")]
+        rows.append(f"| {key} | {question} | {' | '.join(cells)} | {cpu['pyodide'] / cpu['cpython']:.1f} "
+                    f"({wall['pyodide'] / wall['cpython']:.1f}) |")
     load = ", ".join(f"{x:.2f}" for x in m["load"])
     return "\n".join([
         f"Measured {m['when']} on {m['platform']}, {m['cpus']} cores shared with other work (load average "
-        f"at the start: {load}); {m['browser']}, Pyodide {m['pyodide']} (Python {m['pyodide_python']}) "
-        f"against CPython {m['python']} in the test's own process, the answers' JSON identical byte for byte:",
+        f"at the start: {load}); {m['browser']} (headless), Pyodide {m['pyodide']} (Python "
+        f"{m['pyodide_python']}) against CPython {m['python']} in the test's own process; every answer's "
+        "JSON identical byte for byte. Processor seconds, wall seconds in brackets:",
         "",
         *rows,
         "",
-        "Each figure is the least of the timed calls (" + ", ".join(
-            f"{k} {len(r['pyodide'])}" for k, r in results["cases"].items()) + "), wall time: on the page "
-        "`performance.now()` in the worker around Python's call (reading the request and the pasted files, "
-        "computing, writing the answer's JSON), in CPython the same call. exactodds's caches are cleared "
-        "before every call on both sides, and a small scenario of each system is asked first, untimed, so "
-        "that no timed call imports a module. A user waits for that time plus drawing the answer (tens of "
-        "ms); the first answer after opening the page also waits for start-up (above).",
+        "Each figure is the least of a case's calls (" + ", ".join(
+            f"{k} {len(r['pyodide'])}" for k, r in results["cases"].items()) + " on each side), alternating "
+        "between the two sides. Processor seconds: in CPython the test process's, around "
+        "`webform.run_json`; on the page every thread of the browser's processes (Chromium's and "
+        "Playwright's driver's, from Linux's `/proc/PID/task/TID/schedstat`), around the request sent "
+        "through the page's `window.exactoddsCalculator.ask`. Wall seconds: `performance.now()` in the worker "
+        "around Python's call (reading the request and the pasted files, computing, writing the answer's "
+        "JSON), and the same call in CPython. Other work on the machine stretches the wall times, not the "
+        "processor times, so the ratio of processor times is the one to quote. exactodds's caches are "
+        "cleared before every call on both sides, and a small scenario of each system is asked first, "
+        "untimed, so that no timed call imports a module. A user waits for the wall time (on an idle "
+        "machine about the processor time) plus drawing the answer (tens of ms); the first answer after "
+        "opening the page also waits for the start-up above.",
     ])
 
 
