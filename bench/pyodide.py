@@ -104,7 +104,11 @@ def section(results: dict[str, Any]) -> str:
         rows.append(f"| {key} | {question} | {' | '.join(cells)} | {cpu['pyodide'] / cpu['cpython']:.1f} "
                     f"({wall['pyodide'] / wall['cpython']:.1f}) |")
     load = ", ".join(f"{x:.2f}" for x in m["load"])
+    ratios = [min(r["pyodide_cpu"]) / min(r["cpython_cpu"]) for r in results["cases"].values()]
     return "\n".join([
+        f"On the page each engagement takes {min(ratios):.1f} to {max(ratios):.1f} times CPython's processor "
+        "time, at the page's default work limit (none is refused; the test raises no limit).",
+        "",
         f"Measured {m['when']} on {m['platform']}, {m['cpus']} cores shared with other work (load average "
         f"at the start: {load}); {m['browser']} (headless), Pyodide {m['pyodide']} (Python "
         f"{m['pyodide_python']}) against CPython {m['python']} in the test's own process; every answer's "
@@ -119,7 +123,8 @@ def section(results: dict[str, Any]) -> str:
         "Playwright's driver's, from Linux's `/proc/PID/task/TID/schedstat`), around the request sent "
         "through the page's `window.exactoddsCalculator.ask`. Wall seconds: `performance.now()` in the worker "
         "around Python's call (reading the request and the pasted files, computing, writing the answer's "
-        "JSON), and the same call in CPython. Other work on the machine stretches the wall times, not the "
+        "JSON; the page's processor seconds also count its message and the page's parsing of the answer), "
+        "and the same call in CPython. Other work on the machine stretches the wall times, not the "
         "processor times, so the ratio of processor times is the one to quote. exactodds's caches are "
         "cleared before every call on both sides, and a small scenario of each system is asked first, "
         "untimed, so that no timed call imports a module. A user waits for the wall time (on an idle "
