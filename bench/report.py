@@ -189,7 +189,18 @@ def page_text(report: dict, curves_md: str, images: list[Path]) -> str:
     pics = "\n\n".join(f"![{p.stem}](img/{p.name})" for p in images)
     return PAGE_TEMPLATE.format(when=m["when"], platform=m["platform"], cpus=m["cpus"], load=load,
                                 versions=versions, table=md_table(table_rows(report)),
-                                verdict=verdict(report), curves=curves_md, pictures=pics)
+                                verdict=verdict(report), curves=curves_md, pictures=pics, pyodide=pyodide_section())
+
+
+def pyodide_section() -> str:
+    """The calculator page's timings as docs/performance.md holds them (``bench/pyodide.py``
+    writes them), kept when the rest of the page is rewritten."""
+    from bench.pyodide import BEGIN, END
+
+    text = PAGE.read_text() if PAGE.exists() else ""
+    if BEGIN in text and END in text:
+        return text[text.index(BEGIN):text.index(END) + len(END)]
+    return f"{BEGIN}\nNot measured yet: `python bench/pyodide.py` measures them.\n{END}"
 
 
 def verdict(report: dict) -> str:
@@ -412,6 +423,18 @@ afresh); the page's own thread runs no task over 200 ms while Python starts or
 while it answers (the test checks it, with a 500 ms bound when the machine runs more than
 twice as many processes as it has cores). See the calculator page for what it loads and
 when.
+
+### The engagement benchmarks on the page
+
+What a user waits for when the page answers one of the engagements of
+[Battles](#battles-exact-against-simulation) (group h of the benchmark), against
+CPython on the same machine in the same session. The page's browser test asks
+each one as the page asks a question, its scenario and unit files pasted, and
+the same request of CPython in the test's own process, the two alternating; the
+answers must be identical. `python bench/pyodide.py` measures them again and
+rewrites this table (see `bench/README.md`).
+
+{pyodide}
 
 ## How cost grows
 

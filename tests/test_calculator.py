@@ -710,3 +710,116 @@ def test_a_roster_on_the_page_gives_the_unit_pickers_its_units(browser: object, 
     assert page.inner_text(".eo-roster-error") == "pasted.ros: not a roster (not XML: syntax error: line 1, column 0)"
     assert "Traceback" not in page.inner_text("#exactodds-calculator")
     page.close()
+
+
+# ------------------------------------------------ the engagement benchmarks, timed on the page
+def test_a_bench_case_pasted_is_the_same_question_as_its_files() -> None:
+    """The page's request of a benchmark scenario (its scenario and unit files pasted,
+    bench/pyodide.py) answers as the scenario file itself does."""
+    from bench.pyodide import SCENARIOS, page_request
+
+    request = page_request("h.fire")
+    assert sorted(request["files"]) == ["pasted/ork_boyz_sluggas.toml", "pasted/scenario.toml",
+                                        "pasted/tactical_squad_mixed_weapons.toml"]
+    pasted = webform.run(request)
+    direct = ask("scenario", None, file=str(ROOT / SCENARIOS["h.fire"][0]))
+    assert pasted["ok"] and [p for _, p in _exact(pasted["rows"])] == [p for _, p in direct.dist.items()]
+    assert pasted["rows"][-1]["label"] == "marines=10, marines_status=-, orks=20, orks_status=-"
+
+
+def _clear_caches_code() -> str:
+    """Python that clears exactodds's functools caches, as the benchmark does before every call."""
+    import inspect
+
+    from bench.timing import clear_caches
+
+    return ("from __future__ import annotations\nimport inspect, sys\nfrom collections.abc import Iterable\n"
+            + inspect.getsource(clear_caches) + "clear_caches(['exactodds'])\n")
+
+
+def _browser_processor_seconds() -> float:
+    """Processor seconds run so far by every thread of this process's descendants (the
+    browser: Playwright's driver and Chromium's processes, the worker's thread among them),
+    from Linux's /proc/PID/task/TID/schedstat (nanoseconds); 0 without /proc. O(processes)."""
+    parent: dict[int, int] = {}
+    for d in Path("/proc").glob("[0-9]*"):
+        try:
+            parent[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    ours, todo = set(), [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        kids = [p for p, pp in parent.items() if pp == pid and p not in ours]
+        ours.update(kids)
+        todo += kids
+    ns = 0
+    for pid in ours:
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                ns += int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue
+    return ns / 1e9
+
+
+@pytest.mark.slow  # runs in CI (CI=true); the default run stays short on two cores
+@pytest.mark.browser
+def test_the_engagement_benchmarks_on_the_page(browser: object, server: str) -> None:
+    """Group h of the benchmark asked through the page's request path (the worker's
+    webform.run_json, timed inside the worker) and of webform.run_json in this process,
+    alternating: the answers' JSON texts are identical (SHA-256), the times go to
+    bench/results/pyodide.json for ``python bench/pyodide.py`` (no time is asserted:
+    a shared machine). Each case is timed again (at most 5 times) while its calls on both
+    sides have taken under $EXACTODDS_PYODIDE_SECONDS seconds (default 2: the cases over
+    a second, once; ``python bench/pyodide.py`` gives 10), so the test takes about a minute."""
+    import hashlib
+    import platform
+
+    from bench.pyodide import QUESTIONS, RESULTS, WARM_UP, page_request, scenario_request
+    from bench.timing import clear_caches
+
+    load = os.getloadavg()
+    page = _open(browser, server, [])
+    worker = next(w for w in page.workers if w.evaluate("typeof instance") == "object")  # type: ignore[attr-defined]
+    clear = _clear_caches_code()
+    budget = float(os.environ.get("EXACTODDS_PYODIDE_SECONDS") or 2)
+
+    def on_page(request: dict) -> tuple[str, float, float]:
+        worker.evaluate("(code) => { instance.runPython(code); }", clear)
+        cpu = _browser_processor_seconds()
+        got = page.evaluate("(r) => window.exactoddsCalculator.ask(r)", request)  # type: ignore[attr-defined]
+        return got["text"], got["ms"] / 1000, _browser_processor_seconds() - cpu
+
+    def here(request: dict) -> tuple[str, float, float]:
+        clear_caches(["exactodds"])
+        t, cpu = time.perf_counter(), time.process_time()
+        text = webform.run_json(json.dumps(request))
+        return text, time.perf_counter() - t, time.process_time() - cpu
+
+    def digest(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    for path in WARM_UP:
+        request = scenario_request(path)
+        assert json.loads(on_page(request)[0])["ok"] and json.loads(here(request)[0])["ok"]
+    cases = {}
+    for key in QUESTIONS:
+        request = page_request(key)
+        times: dict[str, list[float]] = {side: [] for side in ("pyodide", "cpython", "pyodide_cpu", "cpython_cpu")}
+        while not times["pyodide"] or (len(times["pyodide"]) < 5 and sum(times["pyodide"] + times["cpython"]) < budget):
+            (text, *browser_s), (expected, *cpython_s) = on_page(request), here(request)
+            assert json.loads(expected)["ok"], (key, expected[:300])
+            assert digest(text) == digest(expected), (key, text[:300])
+            for side, (wall, cpu) in (("pyodide", browser_s), ("cpython", cpython_s)):
+                times[side].append(wall)
+                times[f"{side}_cpu"].append(cpu)
+        cases[key] = {**times, "sha256": digest(expected)}
+        print(f"{key}: " + ", ".join(f"{side} {min(ts):.3f} s" for side, ts in times.items()))
+    pyodide = worker.evaluate("[instance.version, instance.runPython('import sys; sys.version.split()[0]')]")
+    machine = {"when": time.strftime("%Y-%m-%d %H:%M"), "platform": platform.platform(), "cpus": os.cpu_count(),
+               "load": list(load), "browser": f"Chromium {browser.version}",  # type: ignore[attr-defined]
+               "pyodide": pyodide[0], "pyodide_python": pyodide[1], "python": platform.python_version()}
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps({"machine": machine, "cases": cases}, indent=1) + "\n")
+    page.close()

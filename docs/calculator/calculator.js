@@ -50,7 +50,7 @@
         py.pending.delete(msg.id);
         const t = performance.now();
         const res = JSON.parse(msg.text);
-        if (job) job.resolve({ res, ms: msg.ms, parse: performance.now() - t });
+        if (job) job.resolve({ res, ms: msg.ms, parse: performance.now() - t, text: msg.text });
       }
     };
     worker.onerror = (e) => onFail(new Error(e.message || "the worker failed"));
@@ -67,6 +67,9 @@
         (e) => { py.pending.delete(id); resolve({ res: { ok: false, error: "internal", message: String(e.message), fields: [] }, ms: 0 }); });
     }).finally(updateBusy);
   }
+  // a request as a form sends it, answered as {text, ms}: the JSON text Python answered and
+  // the ms its call took in the worker (for scripts and the page's browser test)
+  api.ask = (request) => ask(request).then(({ text, ms }) => ({ text, ms }));
 
   // end the running question (and the ones waiting): a fresh Python starts at once
   function cancel() {

@@ -14,6 +14,7 @@
 "use strict";
 
 let runJson = null;
+let instance = null; // the Pyodide instance (the page's browser test clears exactodds's caches through it)
 let importRosterJson = null;
 let started = null;
 const t0 = performance.now();
@@ -50,7 +51,7 @@ async function start(base) {
   const files = Object.values(manifest.examples).flat();
   const wheels = Promise.all(eager.map((w) => bytes(at("wheels/" + w.file))));
   const examples = Promise.all(files.map(async (rel) => [rel, await bytes(at(rel))]));
-  const pyodide = await runtime;
+  const pyodide = (instance = await runtime);
   postMessage({ type: "status", text: "Loading exactodds…" });
   const site = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   for (const data of await wheels) pyodide.unpackArchive(data, "wheel", { extractDir: site });
