@@ -133,7 +133,7 @@ class Striker:
         self._hits: dict[tuple[int, int], Fraction] = {}
         self._counts: dict[tuple[int, int, int], Dist] = {}
         self._chances: dict[tuple, tuple] = {}
-        self._capped: dict[tuple[int, int], tuple[Dist, tuple[int, ...], int]] = {}
+        self._capped: dict[tuple[int, int], tuple[Dist, tuple[tuple[int, int], ...], int]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
 

@@ -267,7 +267,7 @@ class IndexedKernel:
             frontier.extend(j for j in w if j not in moves)
         chain = [Dist.constant(i0)]
         while any(moves[j] is not None for j in chain[-1].weights()):
-            chain.append(chain[-1].then(lambda j: moves[j] or j))
+            chain.append(chain[-1].then(lambda j: moves[j] or Dist.constant(j)))
         states = self._states
         got = self._saved[i0] = (q or Fraction(0), [c.map(states.__getitem__) for c in chain])
         return got
