@@ -219,27 +219,39 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     cap = max(1, max(m.melee.leadership for m in (*a_models, *d_models)) - 2)  # type: ignore[union-attr]
     span = 2 * cap + 1
     scaled: dict[int, int] = {}
-    over: dict[int, int] = {}
     # the endings, by index: (number of the engagement after the round, weight over
     # ENDING_DENOMINATOR) pairs, and each one's engagement numbers in order
     pairs_of: list[tuple[tuple[int, int], ...]] = []
     end_lists: list[tuple[int, ...]] = []
 
+    outcomes: dict[tuple, tuple[tuple[tuple[str, str], int], ...] | None] = {}
+    ends_at: dict[tuple, int] = {}
+
     def settled_over(att: UnitState, dfd: UnitState, key: int) -> int:
-        """The index of :func:`settled`'s pairs over :data:`ENDING_DENOMINATOR` in
-        ``pairs_of`` (-1 when its total does not divide it), memoised on ``key``
-        (:func:`settled`'s, as one integer). O(1) when known."""
-        table = settled(att, dfd)
-        got = over.get(id(table))
-        if got is None:  # one index per ending (the tables are kept by settled's memo)
-            pairs, total = table
-            f = ENDING_DENOMINATOR // total
+        """The index in ``pairs_of`` of :func:`settled`'s pairs over
+        :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it),
+        memoised on ``key`` (:func:`settled`'s, as one integer) and on
+        :func:`settled`'s own key. The statuses after the test and the sweep
+        are kept per (both standings, decisive difference, what the sweep
+        reads), shared by states of equal standing. O(1) when known."""
+        a, d = a_side(att), d_side(dfd)
+        dec = decisive(dfd.unsaved - att.unsaved, a.standing, d.standing)
+        at = (a.state, d.state, dec)
+        got = ends_at.get(at)
+        if got is None:
+            how = (a.standing, d.standing, dec, a.initiative, d.initiative, a.fearless_of_sweeps, d.fearless_of_sweeps)
+            if how not in outcomes:
+                falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
+                f, rest = divmod(ENDING_DENOMINATOR, falls.denominator)
+                outcomes[how] = None if rest else tuple((st, v * f) for st, v in falls.weights().items())
+            scaled_statuses = outcomes[how]
             got = -1
-            if not ENDING_DENOMINATOR % total:
+            if scaled_statuses is not None:
                 got = len(pairs_of)
-                pairs_of.append(tuple((end, v * f) for end, v in pairs))
+                pairs = tuple((end_number(a, d, st), v) for st, v in scaled_statuses)
+                pairs_of.append(pairs)
                 end_lists.append(tuple(end for end, _ in pairs))
-            over[id(table)] = got
+            ends_at[at] = got
         scaled[key] = got
         return got
 
