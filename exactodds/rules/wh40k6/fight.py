@@ -147,6 +147,7 @@ class Blows:
         self.d = Striker(defender, attacker, False, charged)
         self._steps: dict[tuple, tuple[Step, ...]] = {}
         self._inits: dict[tuple, list[int]] = {}
+        self._runs: dict[tuple, list[tuple[tuple[int, ...], str]]] = {}
 
     def _plan(self, start: FightState) -> tuple[tuple, FightState]:
         """The key of a round from ``start`` (both choices, the models concussed
@@ -201,38 +202,74 @@ class Blows:
         parts, lcm, total = self.last_step(start)
         return _product(parts, lcm), total * lcm
 
+    def _groups(self, key: tuple) -> list[tuple[tuple[int, ...], str]]:
+        """The Initiative steps of a round with ``key`` (:meth:`_plan`) in runs:
+        consecutive steps at which only one side strikes (``"a"`` or ``"d"``) are
+        one run, each other step a run of its own (``""``). Between the steps of
+        a run the striking side loses no model, so its blows over the run are
+        one table (:meth:`~.blows.Striker.run_table`). Memoised per key; without
+        Concussive weapons only (they change who strikes when)."""
+        got = self._runs.get(key)
+        if got is None:
+            a_choice, d_choice, a_slow, d_slow = key
+            a_steps = self.a.initiatives(a_choice, bool(a_slow))
+            d_steps = self.d.initiatives(d_choice, bool(d_slow))
+            got = []
+            for i in self._initiatives(key):
+                side = "a" if i not in d_steps else "d" if i not in a_steps else ""
+                if side and got and got[-1][1] == side:
+                    got[-1] = ((*got[-1][0], i), side)
+                else:
+                    got.append(((i,), side))
+            self._runs[key] = got
+        return got
+
     def last_step(self, start: FightState) -> tuple[list[Part], int, int]:
         """The round from ``start`` up to its last Initiative step, and that
         step's blows unmerged: one :data:`Part` per state before it, their
         common denominator and the weights' total before it (after the round:
         ``total x lcm``; the states after it, in order, are the products of
-        each part's two tables, parts in order). Without Concussive weapons
-        (:meth:`round_weights`). Cost: the steps before the last merged as in
-        :meth:`round_weights`, O(states x outcomes) multiply-adds each."""
+        each part's two tables, parts in order). Steps at which one side
+        strikes alone, one after the other, are taken as one (:meth:`_groups`):
+        the same states after them, in the same order, with fewer states in
+        between. Without Concussive weapons (:meth:`round_weights`). Cost: the
+        steps before the last merged as in :meth:`round_weights`, O(states x
+        outcomes) multiply-adds each."""
         key, first = self._plan(start)
         a_choice, d_choice, a_slow, d_slow = key
         states: dict[tuple[UnitState, UnitState], int] = {(first.attacker, first.defender): 1}
         total = 1
-        inits = self._initiatives(key)
+        runs = self._groups(key) if not (self.a.concussive or self.d.concussive) else [
+            ((i,), "") for i in self._initiatives(key)]
         parts: list[Part] = [(1, 1, ((first.attacker, 1),), ((first.defender, 1),))]
         lcm = 1
         a_table, d_table = self.a.strike_table, self.d.strike_table
-        for n, i in enumerate(inits):
+        a_run, d_run = self.a.run_table, self.d.run_table
+        for n, (steps, side) in enumerate(runs):
             parts, lcm, terms = [], 1, 0
             append = parts.append
+            i = steps[0]
             for (att, dfd), w in states.items():
-                on_d, d_total = a_table(i, att, dfd, a_choice, a_slow)
-                on_a, a_total = d_table(i, dfd, att, d_choice, d_slow)
+                if side == "a":
+                    on_d, d_total = a_run(steps, att, dfd, a_choice, a_slow)
+                    on_a, a_total = d_table(i, dfd, att, d_choice, d_slow)
+                elif side == "d":
+                    on_d, d_total = a_table(i, att, dfd, a_choice, a_slow)
+                    on_a, a_total = d_run(steps, dfd, att, d_choice, d_slow)
+                else:
+                    on_d, d_total = a_table(i, att, dfd, a_choice, a_slow)
+                    on_a, a_total = d_table(i, dfd, att, d_choice, d_slow)
                 den = a_total * d_total
                 append((w, den, on_a, on_d))
                 if lcm % den:
                     lcm = lcm * den // gcd(lcm, den)
                 terms += len(on_a) * len(on_d)
             charge(terms, total.bit_length() + lcm.bit_length())
-            if n == len(inits) - 1:
+            if n == len(runs) - 1:
                 break
             states, total = _product(parts, lcm), total * lcm
         return parts, lcm, total
+
     def _step(self, i: int, a_choice: Choice, d_choice: Choice, a_slow: frozenset[int], d_slow: frozenset[int],
               concussive: bool) -> Step:
         a, d = self.a, self.d
