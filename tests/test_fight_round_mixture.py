@@ -6,6 +6,7 @@ where the combat result stops telling it apart."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
@@ -14,7 +15,8 @@ from exactodds.rules.allocation import UnitState
 from exactodds.rules.wh40k6.blows import Striker
 from exactodds.rules.wh40k6.casualties import IndexedKernel
 from exactodds.rules.wh40k6.engagement import LOCKED, READY, Engagement, Rounds, decisive
-from exactodds.rules.wh40k6.fight import Standing
+from exactodds.rules.wh40k6.fight import Blows, FightState, Standing
+from exactodds.rules.wh40k6.melee import MeleeWeapon
 from exactodds.rules.wh40k6.units import Unit
 from tests.test_wh40k6_fight import fighter
 
@@ -24,9 +26,12 @@ def _pairs(d) -> list:
 
 
 def _strike(unit: Unit, target: Unit, foe: UnitState, chain: bool, monkeypatch: pytest.MonkeyPatch) -> list:
+    """The target after one Initiative step of ``unit``'s blows; ``chain``: by the
+    plain wound chain (every wound in turn), neither shortcut taken."""
     with monkeypatch.context() as m:
         if chain:
-            m.setattr(IndexedKernel, "birth_chain", lambda self, start: None)
+            m.setattr(Striker, "_birth_chain", lambda self, own, start: None)
+            m.setattr(IndexedKernel, "saved_chain", lambda self, start: None)
         s = Striker(unit, target, False, False)
         own = UnitState(tuple(x.wounds for x in unit.expanded()))
         d = s.strike(4, own, foe, s.choose(foe), frozenset())
@@ -104,3 +109,70 @@ def test_lines_striking_alike_sum_their_attacks(monkeypatch: pytest.MonkeyPatch)
     fast = _strike(a, d, UnitState((1,) * 6), False, monkeypatch)
     assert fast == _strike(a, d, UnitState((1,) * 6), True, monkeypatch)
     assert fast[0] == ((1,) * 6, 0, 7 ** 5) and fast[-1] == 8 ** 5
+
+
+def _exact(pairs: list) -> dict:
+    return {(ws, u): F(w, pairs[-1]) for ws, u, w in pairs[:-1]}
+
+
+@pytest.mark.parametrize("foe", [UnitState((1, 1, 1, 1)), UnitState((1, 0, 1, 1), 2), UnitState((0, 1, 1, 1))])
+def test_look_out_sir_as_one_binomial_of_unsaved_wounds(foe: UnitState, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sergeant who passes wounds on at 4+, every model saving on 3+: the
+    wounds that get through are Binomial(attacks, P(hit) P(wound) x 1/3), then
+    the chain of states after each; the same exact answer as every wound in turn."""
+    d = Unit((fighter("sgt", char=True, los=True, save=3), fighter("d", count=3, save=3)))
+    a = Unit((fighter("a", count=4, a=2),))
+    fast = _strike(a, d, foe, False, monkeypatch)
+    assert _exact(fast) == _exact(_strike(a, d, foe, True, monkeypatch))
+    # by hand from the full unit: 8 attacks, each through at 1/2 (hit) x 1/2 (wound) x 1/3 (3+ failed)
+    if foe == UnitState((1, 1, 1, 1)):
+        assert _exact(fast)[(1, 1, 1, 1), 0] == F(11, 12) ** 8
+
+
+def test_saved_chain_needs_one_save_for_every_model() -> None:
+    """A sergeant on 2+ among troopers on 4+: a wound stays put at two chances, no shortcut."""
+    d = Unit((fighter("sgt", char=True, los=True, save=2), fighter("d", count=3, save=4)))
+    s = Striker(Unit((fighter("a", count=3),)), d, False, False)
+    assert s.kernel(4, None, False).saved_chain(UnitState((1, 1, 1, 1))) is None
+
+
+@pytest.mark.parametrize("start", [UnitState((1, 1, 2)), UnitState((0, 1, 2), 1), UnitState((0, 0, 1), 4)])
+def test_chains_from_states_without_their_counter(start: UnitState) -> None:
+    """Two Boyz and a 2-Wound Nob last: the chain found from counter-free states
+    is the kernel's own walk, state for state, counters included."""
+    d = Unit((fighter("boy", count=2, save=6), fighter("nob", w=2, save=6)))
+    s = Striker(Unit((fighter("a", count=3),)), d, False, False)
+    own = s.kernel(4, None, False)
+    assert s._birth_chain(own, start) == own.birth_chain(start)
+    states, p = s._birth_chain(own, start)
+    assert p == F(5, 6) and states[-1].wounds == (0, 0, 0) and states[-1].unsaved == start.unsaved + sum(start.wounds)
+
+
+def _klaw_boyz() -> Unit:
+    """Three Boyz (I2, A2, S3) and a Nob last (2 Wounds) with a power klaw: x2 Strength, AP2, Unwieldy (Initiative 1)."""
+    boy = fighter("boy", count=3, i=2, a=2, s=3, ld=7, save=6)
+    nob = replace(fighter("nob", i=3, a=3, ld=7, w=2, save=6, char=True, los=True), melee_weapons=("power klaw",))
+    klaw = MeleeWeapon("power klaw", strength="x2", ap=2, rules=("unwieldy", "specialist-weapon"))
+    return Unit((boy, nob), "orks", melee_weapons=(klaw,))
+
+
+def test_steps_of_one_side_in_a_row_are_one_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guardsmen at Initiative 3, then the Boyz at 2 and their Nob's klaw at 1
+    (Unwieldy): the Boyz' and the Nob's blows as one table give the round's
+    very states, weights and order of the steps one at a time."""
+    orks = _klaw_boyz()
+    guard = Unit((fighter("g", count=4, ws=3, i=3, s=3, t=3, ld=7, save=5),), "guard")
+    start = FightState(UnitState(tuple(m.wounds for m in orks.expanded())), UnitState((1,) * 4))
+
+    def weights(blows: Blows) -> list:
+        states, total = blows.round_weights(start)
+        return [(k, F(v, total)) for k, v in states.items()]
+
+    runs = Blows(orks, guard, True)
+    assert [r for r in runs._groups(runs._plan(start)[0])] == [((3,), "d"), ((2, 1), "a")]
+    fused = weights(runs)
+    with monkeypatch.context() as m:
+        m.setattr(Blows, "_groups", lambda self, key: [((i,), "") for i in self._initiatives(key)])
+        plain = weights(Blows(orks, guard, True))
+    assert fused == plain
+    assert sum(p for _, p in fused) == 1
