@@ -23,6 +23,7 @@ Jupyter widgets (:mod:`exactodds.widgets`). Neither is written per command:
 from __future__ import annotations
 
 import json
+import math
 import re
 import string
 from collections.abc import Mapping
@@ -433,15 +434,20 @@ def _marginals(items: list[tuple[Any, Fraction]]) -> list[dict[str, Any]]:
     """For outcomes with named fields (a scenario's end state: each unit's survivors and
     status), each field's own distribution: ``[{"field": name, "numeric": bool, "rows":
     [{"label", "p", "p_float", "decimal"}]}]`` (values in order); ``[]`` for other
-    outcomes. Cost: one pass over the outcomes per field (a Fraction sum each)."""
+    outcomes. Cost: one pass over the outcomes per field (integer sums over their common denominator)."""
     fields = getattr(items[0][0], "_fields", None) if items else None
     if not fields or not all(getattr(x, "_fields", None) == fields for x, _ in items):
         return []
+    den = 1
+    for _, p in items:
+        den = math.lcm(den, p.denominator)
+    weights = [(x, p.numerator * (den // p.denominator)) for x, p in items]  # integer sums, one fraction each
     out = []
     for i, name in enumerate(fields):
-        sums: dict[Any, Fraction] = {}
-        for x, p in items:
-            sums[x[i]] = sums.get(x[i], Fraction(0)) + p
+        totals: dict[Any, int] = {}
+        for x, v in weights:
+            totals[x[i]] = totals.get(x[i], 0) + v
+        sums = {k: Fraction(v, den) for k, v in totals.items()}
         numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in sums)
         values = sorted(sums) if numeric else list(sums)
         out.append({"field": name, "numeric": numeric, "rows": [

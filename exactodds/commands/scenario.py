@@ -33,8 +33,15 @@ def end_state(names: list[str], vehicles: frozenset[int] = frozenset()) -> Any:
     for the units at the positions ``vehicles``) and status (``destroyed``,
     ``swept``, ``falling back``, ``locked``, ``-``...)."""
     kind = outcome_type(names)
+    memo: dict[World, Any] = {}  # the stages share most worlds: each labelled once
 
     def f(w: World) -> Any:
+        got = memo.get(w)
+        if got is None:
+            got = memo[w] = label(w)
+        return got
+
+    def label(w: World) -> Any:
         values: list[Any] = []
         for i, (s, status) in enumerate(zip(w.units, w.statuses, strict=True)):
             alive = s.survivors()

@@ -97,8 +97,13 @@ def joint_text(dist: Any, rows: int | None = JOINT_ROWS, exact: bool = False) ->
     """The joint outcomes, most probable first (``rows`` of them, or every one
     when None), one column per field, the exact probability when readable
     (or ``exact``) and its decimal; a last line counts and sums the rest. O(k log k)."""
-    items = sorted(dist.items(), key=lambda item: -item[1])  # stable: support order on ties
-    shown, hidden = (items, []) if rows is None else (items[:rows], items[rows:])
+    # sorted on the integer weights over the one denominator: the order of the
+    # probabilities without comparing fractions (stable: support order on ties)
+    weights, total = dist.weights(), dist.denominator
+    order = sorted(dist.support(), key=lambda x: -weights[x])
+    kept, rest_of = (order, []) if rows is None else (order[:rows], order[rows:])
+    shown = [(x, Fraction(weights[x], total)) for x in kept]
+    hidden = rest_of
     fields = outcome_fields(dist) or ["outcome"]
     cells = [[outcome_label(v) for v in x] if len(fields) > 1 or outcome_fields(dist) else [outcome_label(x)]
              for x, _ in shown]
@@ -115,7 +120,7 @@ def joint_text(dist: Any, rows: int | None = JOINT_ROWS, exact: bool = False) ->
 
     out = [fmt(header), *map(fmt, table)]
     if hidden:
-        rest = sum((p for _, p in hidden), Fraction(0))
+        rest = Fraction(sum(weights[x] for x in hidden), total)
         s = "" if len(hidden) == 1 else "s"
         out.append(f"… {len(hidden)} less likely outcome{s}, total {decimal(rest)} (--joint shows every outcome)")
     return "\n".join(out)

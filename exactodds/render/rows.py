@@ -132,22 +132,28 @@ def shown_rows(dist: Any, max_rows: int = MAX_ROWS) -> list[tuple[Any, Fraction]
     items = display_items(dist)
     if len(items) <= max_rows:
         return list(items)
+    # every p over the distribution's one denominator: sums and comparisons on
+    # its integer weights, not on fractions
+    den = dist.denominator
+    w = [p.numerator * (den // p.denominator) for _, p in items]
+
+    def gap(ws: list[int], where: str) -> Gap:
+        return Gap(len(ws), Fraction(sum(ws), den), where)
+
     if is_ordered(dist):
-        acc = sum((p for _, p in items[:max_rows]), Fraction(0))
+        acc = sum(w[:max_rows])
         best, best_at = acc, 0
         for i in range(1, len(items) - max_rows + 1):
-            acc += items[i + max_rows - 1][1] - items[i - 1][1]
+            acc += w[i + max_rows - 1] - w[i - 1]
             if acc > best:
                 best, best_at = acc, i
         out: list = []
-        head, tail = items[:best_at], items[best_at + max_rows:]
-        if head:
-            out.append(Gap(len(head), sum((p for _, p in head), Fraction(0)), "below"))
+        if best_at:
+            out.append(gap(w[:best_at], "below"))
         out += items[best_at:best_at + max_rows]
-        if tail:
-            out.append(Gap(len(tail), sum((p for _, p in tail), Fraction(0)), "above"))
+        if best_at + max_rows < len(items):
+            out.append(gap(w[best_at + max_rows:], "above"))
         return out
-    ranked = sorted(range(len(items)), key=lambda i: -items[i][1])
+    ranked = sorted(range(len(items)), key=lambda i: -w[i])
     keep = sorted(ranked[:max_rows])
-    hidden = [items[i][1] for i in ranked[max_rows:]]
-    return [items[i] for i in keep] + [Gap(len(hidden), sum(hidden, Fraction(0)), "other")]
+    return [items[i] for i in keep] + [gap([w[i] for i in ranked[max_rows:]], "other")]
