@@ -130,6 +130,7 @@ class Striker:
         self._who_bare: dict[tuple, tuple] = {}
         self._who_ids: Numbering[tuple] = Numbering()
         self._alone: dict[UnitState, tuple] = {}
+        self._as_dist: dict[UnitState, Dist] = {}
         self._runs: dict[tuple, tuple] = {}
         self._free: dict[int, tuple[IndexedKernel, dict]] = {}
         self._hits: dict[tuple[int, int], Fraction] = {}
@@ -311,8 +312,10 @@ class Striker:
         return got
 
     def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:
-        result = Dist.constant(foe)
-        if not foe.alive() or not (any(counts) or any(hammers)):
+        result = self._as_dist.get(foe)
+        if result is None:
+            result = self._as_dist[foe] = Dist.constant(foe)
+        if not any(foe.wounds) or not (any(counts) or any(hammers)):
             return result
         target_ws, toughness = self._stats(foe)
         for j, n in enumerate(hammers):
@@ -429,14 +432,14 @@ class Striker:
         O(attacks) (random Attacks: mixed over their total, O(attacks^2)); with
         Rending a trinomial (wounds, rending wounds), O(attacks^2), the rending
         wounds allocated after the others at AP2. Allocation O(attacks x target states)."""
-        key = (b, toughness, p_hit)
+        key = (id(b), toughness, id(p_hit))  # blows and chances are kept (options, memos): ids are theirs
         got = self._chances.get(key)
-        if got is None:
+        if got is None or got[5] is not b or got[6] is not p_hit:
             p_wound, p_rend = wound_chances(b, toughness)
             thins = not p_rend or not rending_changes_ap(b.rules, b.ap)
             got = self._chances[key] = (p_wound, p_rend, thins, p_hit * (p_wound + p_rend),
-                                        self.kernel(b.strength, b.ap, b.concussive))
-        p_wound, p_rend, thins, p, own = got
+                                        self.kernel(b.strength, b.ap, b.concussive), b, p_hit)
+        p_wound, p_rend, thins, p, own, _, _ = got
         if thins:
             if len(result.weights()) == 1:
                 chain = self._birth_chain(own, next(iter(result.weights())))

@@ -224,7 +224,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     pairs_of: list[tuple[tuple[int, int], ...]] = []
     end_lists: list[tuple[int, ...]] = []
 
-    outcomes: dict[tuple, tuple[tuple[tuple[str, str], int], ...] | None] = {}
+    outcomes: dict[tuple, tuple[Dist, tuple[tuple[tuple[str, str], int], ...] | None]] = {}
     ends_at: dict[tuple, int] = {}
 
     def settled_over(att: UnitState, dfd: UnitState, key: int) -> int:
@@ -232,19 +232,21 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it),
         memoised on ``key`` (:func:`settled`'s, as one integer) and on
         :func:`settled`'s own key. The statuses after the test and the sweep
-        are kept per (both standings, decisive difference, what the sweep
-        reads), shared by states of equal standing. O(1) when known."""
+        are kept per (the morale test, what the sweep reads), shared by every
+        ending with the same test. O(1) when known."""
         a, d = a_side(att), d_side(dfd)
         dec = decisive(dfd.unsaved - att.unsaved, a.standing, d.standing)
         at = (a.state, d.state, dec)
         got = ends_at.get(at)
         if got is None:
-            how = (a.standing, d.standing, dec, a.initiative, d.initiative, a.fearless_of_sweeps, d.fearless_of_sweeps)
-            if how not in outcomes:
-                falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
+            test = who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd)))
+            how = (id(test), a.initiative, d.initiative, a.fearless_of_sweeps, d.fearless_of_sweeps)
+            known = outcomes.get(how)
+            if known is None or known[0] is not test:  # the tests are kept (memoised): ids are theirs
+                falls = ending(test, a, d)
                 f, rest = divmod(ENDING_DENOMINATOR, falls.denominator)
-                outcomes[how] = None if rest else tuple((st, v * f) for st, v in falls.weights().items())
-            scaled_statuses = outcomes[how]
+                known = outcomes[how] = (test, None if rest else tuple((st, v * f) for st, v in falls.weights().items()))
+            scaled_statuses = known[1]
             got = -1
             if scaled_statuses is not None:
                 got = len(pairs_of)
