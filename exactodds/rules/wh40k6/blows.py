@@ -131,9 +131,12 @@ class Striker:
         self._who_ids: Numbering[tuple] = Numbering()
         self._alone: dict[UnitState, tuple] = {}
         self._as_dist: dict[UnitState, Dist] = {}
+        self._sums: dict[tuple[int, int], tuple[Dist, Dist, Dist]] = {}
+        self._thin_by: dict[tuple[int, int, int], tuple] = {}
         self._runs: dict[tuple, tuple] = {}
         self._free: dict[int, tuple[IndexedKernel, dict]] = {}
         self._hits: dict[tuple[int, int], Fraction] = {}
+        self._interned: dict[Fraction, Fraction] = {}
         self._counts: dict[tuple[int, int, int], Dist] = {}
         self._chances: dict[tuple, tuple] = {}
         self._capped: dict[tuple[int, int], tuple[Dist, tuple[tuple[int, int], ...], int]] = {}
@@ -203,11 +206,13 @@ class Striker:
         return got[model]
 
     def _p_hit(self, j: int, target_ws: int) -> Fraction:
-        """P(a blow of line ``j`` hits a target of ``target_ws``). Memoised."""
+        """P(a blow of line ``j`` hits a target of ``target_ws``). Memoised, equal
+        chances as one object (lines striking alike are told by identity)."""
         got = self._hits.get((j, target_ws))
         if got is None:
             p = ws_target(self.attacks[j].ws, target_ws).chance()
-            got = self._hits[j, target_ws] = p + (1 - p) * p if self.hatred[j] else p  # Hatred: reroll failed to-hit rolls
+            p = p + (1 - p) * p if self.hatred[j] else p  # Hatred: reroll failed to-hit rolls
+            got = self._hits[j, target_ws] = self._interned.setdefault(p, p)  # equal chances: one object
         return got
 
     def _attack_counts(self, j: int, n: int, extra: int) -> Dist:
@@ -331,8 +336,8 @@ class Striker:
             if not max(attacks.support()):
                 continue
             p_hit = self._p_hit(j, target_ws)
-            if pending and pending[1:] == [p_hit, b] and self._thins(result, b, toughness):
-                pending[0] = pending[0].combine(attacks, operator.add)
+            if pending and pending[1] is p_hit and pending[2] == b and self._thins(result, b, toughness, p_hit):
+                pending[0] = self._summed(pending[0], attacks)
                 continue
             if pending:
                 result = self._wounds(result, pending[0], pending[1], pending[2], toughness)
@@ -346,18 +351,36 @@ class Striker:
             got = self._target_stats[foe.wounds] = (majority_ws(self.target, foe), majority_toughness(self.target, foe))
         return got
 
-    def _thins(self, result: Dist, b: Blow, toughness: int) -> bool:
+    def _thins(self, result: Dist, b: Blow, toughness: int, p_hit: Fraction) -> bool:
         """The blow's wounds on ``result`` (one state) are a binomial thinning
         (:meth:`_wounds`): then lines striking alike may sum their attacks, the
         chain of k1 wounds then k2 being the chain of k1 + k2, and its states
         listed in the same order (fewest casualties first). O(1) when known."""
         if len(result.weights()) != 1:
             return False
-        p_wound, p_rend = wound_chances(b, toughness)
-        if p_rend and rending_changes_ap(b.rules, b.ap):
-            return False
-        own = self.kernel(b.strength, b.ap, b.concussive)
-        return self._birth_chain(own, next(iter(result.weights()))) is not None
+        _, _, thins, _, own = self._chance(b, toughness, p_hit)
+        return thins and self._birth_chain(own, next(iter(result.weights()))) is not None
+
+    def _summed(self, first: Dist, second: Dist) -> Dist:
+        """The attacks of two lines striking alike, summed. Memoised (the Attacks are kept, :meth:`_attack_counts`)."""
+        key = (id(first), id(second))
+        got = self._sums.get(key)
+        if got is None or got[0] is not first or got[1] is not second:
+            got = self._sums[key] = (first, second, first.combine(second, operator.add))
+        return got[2]
+
+    def _chance(self, b: Blow, toughness: int, p_hit: Fraction) -> tuple:
+        """(P(wound), P(rending wound), whether the wounds thin, P(hit) x P(wound
+        or rending), the wound kernel) of blow ``b`` at ``toughness``. Memoised
+        on the blow and the chance to hit (both kept: options, :meth:`_p_hit`)."""
+        key = (id(b), toughness, id(p_hit))
+        got = self._chances.get(key)
+        if got is None or got[5] is not b or got[6] is not p_hit:
+            p_wound, p_rend = wound_chances(b, toughness)
+            thins = not p_rend or not rending_changes_ap(b.rules, b.ap)
+            got = self._chances[key] = (p_wound, p_rend, thins, p_hit * (p_wound + p_rend),
+                                        self.kernel(b.strength, b.ap, b.concussive), b, p_hit)
+        return got[:5]
 
     def _birth_chain(self, own: IndexedKernel, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
         """:meth:`~.casualties.IndexedKernel.birth_chain` from ``start``, found from
@@ -417,6 +440,16 @@ class Striker:
             got = self._capped[key] = (wounds, tuple(capped.weights().items()), capped.denominator)
         return Dist._make({states[k]: v for k, v in got[1]}, got[2], reduce=False)
 
+    def _thinned_by(self, attacks: Dist, p: Fraction, p_then: Fraction) -> Dist:
+        """:meth:`_thinned` at ``p x p_then``, memoised on the three objects (kept
+        by the memos they come from), so no fraction is multiplied or hashed
+        when known. O(1) when known."""
+        key = (id(attacks), id(p), id(p_then))
+        got = self._thin_by.get(key)
+        if got is None or got[0] is not attacks or got[1] is not p or got[2] is not p_then:
+            got = self._thin_by[key] = (attacks, p, p_then, self._thinned(attacks, p * p_then))
+        return got[3]
+
     def _thinned(self, attacks: Dist, p: Fraction) -> Dist:
         """Binomial(attacks, p), mixed over the attacks. O(attacks) (random
         Attacks: O(attacks^2)), memoised per (attacks, p): the same strikers
@@ -432,25 +465,18 @@ class Striker:
         O(attacks) (random Attacks: mixed over their total, O(attacks^2)); with
         Rending a trinomial (wounds, rending wounds), O(attacks^2), the rending
         wounds allocated after the others at AP2. Allocation O(attacks x target states)."""
-        key = (id(b), toughness, id(p_hit))  # blows and chances are kept (options, memos): ids are theirs
-        got = self._chances.get(key)
-        if got is None or got[5] is not b or got[6] is not p_hit:
-            p_wound, p_rend = wound_chances(b, toughness)
-            thins = not p_rend or not rending_changes_ap(b.rules, b.ap)
-            got = self._chances[key] = (p_wound, p_rend, thins, p_hit * (p_wound + p_rend),
-                                        self.kernel(b.strength, b.ap, b.concussive), b, p_hit)
-        p_wound, p_rend, thins, p, own, _, _ = got
+        p_wound, p_rend, thins, p, own = self._chance(b, toughness, p_hit)
         if thins:
             if len(result.weights()) == 1:
                 chain = self._birth_chain(own, next(iter(result.weights())))
                 if chain is not None:  # each wound kills the next model or is saved: O(attacks)
                     states, p_kill = chain
-                    return self._on_chain(self._thinned(attacks, p * p_kill), states)
+                    return self._on_chain(self._thinned_by(attacks, p, p_kill), states)
                 saved = own.saved_chain(next(iter(result.weights())))
                 if saved is not None:  # each wound is saved at one chance, else moves on: O(unsaved wounds)
                     q, after = saved
                     last = len(after) - 1
-                    return self._thinned(attacks, p * (1 - q)).map(lambda u: min(u, last)).then(after.__getitem__)
+                    return self._thinned_by(attacks, p, 1 - q).map(lambda u: min(u, last)).then(after.__getitem__)
             return own.run(self._thinned(attacks, p), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})
