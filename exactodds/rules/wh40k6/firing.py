@@ -25,7 +25,7 @@ from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ..allocation import UnitState, alive_per_line as count_alive
 from .casualties import start_state
 from .gets_hot import Firer, apply_losses, gets_hot, per_model_shots, removed_last, volley, volley_removed
-from .shooting import UNSAVED, shooting_pipeline
+from .shooting import UNSAVED, Allocations, shooting_pipeline
 from .units import CANNOT_SNAP, Model, Shooting, Unit, Weapon, require_type
 
 RELENTLESS = "relentless"
@@ -121,6 +121,7 @@ def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None =
     :func:`~.shooting.shooting_pipeline`)."""
     memo: dict[UnitState, Dist] = {}
     shots = attack.shot_counts()
+    kept: Allocations = {}  # one wound kernel for every state: each state's chain of wounds computed once
 
     def kernel(state: UnitState) -> Dist:
         got = memo.get(state)
@@ -128,7 +129,7 @@ def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None =
             if not state.alive():
                 got = Dist.constant(state)
             else:
-                got = shooting_pipeline(attack, target, focus_fire, state).run(shots)[UNSAVED]
+                got = shooting_pipeline(attack, target, focus_fire, state, kept).run(shots)[UNSAVED]
             memo[state] = got
         return got
 
@@ -213,6 +214,7 @@ def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int],
     lose = _remove_first if removed else apply_losses
     tails: dict[UnitState, Pipeline] = {}
     after: dict[tuple[UnitState, int], Dist] = {}
+    kept: Allocations = {}
 
     def on_target(state: UnitState, h: int) -> Dist:
         if not state.alive():
@@ -220,7 +222,7 @@ def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int],
         got = after.get((state, h))
         if got is None:
             if state not in tails:
-                tails[state] = Pipeline(shooting_pipeline(attack, target, focus_fire, state).steps[1:3])
+                tails[state] = Pipeline(shooting_pipeline(attack, target, focus_fire, state, kept).steps[1:3])
             got = after[state, h] = tails[state](Dist.constant(h))
         return got
 

@@ -22,9 +22,9 @@ from fractions import Fraction
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...core.limits import state_units
 from ...dice import Target, pool_counts, reroll_up_to, successes
-from ..allocation import UnitState
+from ..allocation import AllocModel, UnitState
 from .casualties import (
-    alloc_models, allocate_wounds, allocation_kernel, check_focus_fire, instant_death_damage, majority_toughness,
+    IndexedKernel, alloc_models, allocation_kernel, check_focus_fire, instant_death_damage, majority_toughness,
     recipient, start_state,
 )
 from .tables import BS_TABLE, SNAP_SHOT_BS, bs_target, check_bs
@@ -99,10 +99,11 @@ def hits(attack: Firing) -> Dist:
 
 
 def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | None = None,
-                      start: UnitState | None = None) -> Pipeline:
+                      start: UnitState | None = None, kept: Allocations | None = None) -> Pipeline:
     """The steps of one shooting attack on ``target`` (from an optional
     already-damaged ``start`` state; default: each model's ``wounds_left``):
-    hits, wounds, unsaved wounds, casualties. Run it on the attack's
+    hits, wounds, unsaved wounds, casualties. ``kept``: a dict the caller
+    keeps for the wound kernels, shared by its pipelines on the same target. Run it on the attack's
     :meth:`~.units.Shooting.shot_counts`.
 
     The wound stage holds counts of wounds, or (wounds, rending wounds) pairs
@@ -123,7 +124,8 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | No
         require_type(start, UnitState, "the start state")
     focus_fire = check_focus_fire(focus_fire)
     cover = "ignores-cover" not in attack.rules
-    models = alloc_models(target, attack.ap, cover, attack.strength)
+    kept = {} if kept is None else kept
+    models, own = _allocation(kept, target, attack.ap, cover, attack.strength, focus_fire)
     state0 = start_state(target) if start is None else start
     if len(state0.wounds) != len(models):
         raise InputError(f"the start state has {len(state0.wounds)} models, the unit {len(models)}")
@@ -142,8 +144,6 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | No
                                attack.poisoned_on())
     die = wound_die(needed, attack.rules, attack.ap)
     order = [c for c in (WOUND, RENDING, FAIL) if c in die]
-    choose = recipient(target, focus_fire)
-    damage = instant_death_damage(target, attack.strength)
     wound_cache: dict[int, Dist] = {}
 
     def wounds(h: int) -> Dist:
@@ -162,9 +162,8 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | No
         """Allocate each wound to the closest model (Look Out Sir, Focus
         Fire), roll its save (and Feel No Pain), remove it when out of wounds."""
         if not rending:
-            return allocate_wounds(wound_counts, models, choose, damage, state0)
-        own = allocation_kernel(models, choose, damage)
-        ap2 = allocation_kernel(alloc_models(target, RENDING_AP, cover, attack.strength), choose, damage)
+            return own.run(wound_counts, state0)
+        ap2 = _allocation(kept, target, RENDING_AP, cover, attack.strength, focus_fire)[1]
         by_rending = wound_counts.map(lambda c: c[1])
 
         def pools(r: int) -> Dist:
@@ -180,6 +179,26 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | No
             >> Step.kernel(WOUNDS, wounds)
             >> Step.whole(UNSAVED, unsaved)
             >> Step.map(CASUALTIES, casualties))
+
+
+Allocations = dict[tuple, tuple[list[AllocModel], IndexedKernel]]
+"""Wound kernels kept by a caller of :func:`shooting_pipeline` for its attacks (see ``_allocation``)."""
+
+
+def _allocation(kept: Allocations, target: Unit, ap: int | None, cover: bool, strength: int,
+                focus_fire: int | str | None) -> tuple[list[AllocModel], IndexedKernel]:
+    """Each model's save against the attack and the wound kernel (closest
+    first, Look Out, Sir, Focus Fire, Instant Death) on ``target``, kept in
+    ``kept`` per (AP, cover, Strength, Focus Fire): an attack from many target
+    states (one per state a kernel meets) computes the kernel once per
+    target state, and the chain of wounds from a state once. O(models) when new."""
+    key = (ap, cover, strength, focus_fire)
+    got = kept.get(key)
+    if got is None:
+        models = alloc_models(target, ap, cover, strength)
+        got = kept[key] = (models, allocation_kernel(models, recipient(target, focus_fire),
+                                                     instant_death_damage(target, strength)))
+    return got
 
 
 def shoot(attack: Shooting, target: Unit, focus_fire: int | str | None = None) -> Run:
