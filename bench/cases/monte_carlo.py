@@ -6,7 +6,8 @@ Each simulates a batch of engagements at once (vectorised over the batch)
 and goes on batch after batch; its result is the estimate, its standard
 error, the number of engagements and how many ended with the defender
 destroyed (the assaults also count the Orks destroyed and the models left
-on each side, to check them against the exact answer).
+on each side, the shooting at the Orks the Orks left and, with Gets Hot, the
+firing models' losses, to check them against the exact answer).
 """
 
 from __future__ import annotations
