@@ -329,16 +329,27 @@ def monte_carlo_shooting(turn: tuple[tuple[Volley, ...], ...], turns: int = 1,
     estimate ``p``, its standard error, the engagements (``assaults``), how
     many ended with the Orks destroyed (``destroyed``) and the Orks' models
     left summed over them (``orks_left``). O(batch x turns x volleys) per batch."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    totals = {"destroyed": 0, "orks_left": 0}
-    runs = 0
-    while True:
-        boyz, nob = np.full(batch, BOYZ), np.full(batch, NOB_WOUNDS)
+    def one_batch(rng: Any, boyz: Any, nob: Any, _: dict) -> tuple[Any, Any]:
         for _ in range(turns):
             for volleys in turn:
                 boyz, nob = fire_at_orks(rng, boyz, nob, volleys)
+        return boyz, nob
+
+    return _orks_batches(one_batch, (), standard_error, seed, batch)
+
+
+def _orks_batches(one_batch: Any, counts: tuple[str, ...], standard_error: float, seed: int, batch: int) -> dict:
+    """Batches of ``batch`` engagements against the full Orks, ``one_batch(rng,
+    boyz, nob, totals)`` giving the Boyz and the Nob's wounds left after each
+    (and adding to ``totals``' ``counts``), until the standard error of
+    P(Orks destroyed) is at most ``standard_error`` (:func:`_estimate`). O(one batch) each."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(("destroyed", "orks_left", *counts), 0)
+    runs = 0
+    while True:
+        boyz, nob = one_batch(rng, np.full(batch, BOYZ), np.full(batch, NOB_WOUNDS), totals)
         left = boyz + (nob > 0)
         totals["destroyed"] += int(np.sum(left == 0))
         totals["orks_left"] += int(np.sum(left))
@@ -399,21 +410,13 @@ def monte_carlo_gets_hot(groups: tuple[HotGroup, ...] = PLASMA_CREWS, standard_e
     engagements. O(batch x shots) per batch."""
     import numpy as np
 
-    rng = np.random.default_rng(seed)
-    totals = dict.fromkeys(("destroyed", "orks_left", "firers_lost", "wounds_lost"), 0)
-    runs = 0
-    while True:
-        boyz, nob = np.full(batch, BOYZ), np.full(batch, NOB_WOUNDS)
+    def one_batch(rng: Any, boyz: Any, nob: Any, totals: dict) -> tuple[Any, Any]:
         for g in groups:
-            hits, ones = hot_dice(rng.integers(1, 7, size=(batch, g.models, g.shots)))
+            hits, ones = hot_dice(rng.integers(1, 7, size=(len(boyz), g.models, g.shots)))
             boyz, nob, _ = _wounds_on_orks(boyz, nob, rng.binomial(hits, 5 / 6))
             lost = np.minimum(rng.binomial(ones, 2 / 6), g.wounds)
             totals["wounds_lost"] += int(lost.sum())
             totals["firers_lost"] += int((lost == g.wounds).sum())
-        left = boyz + (nob > 0)
-        totals["destroyed"] += int(np.sum(left == 0))
-        totals["orks_left"] += int(np.sum(left))
-        runs += batch
-        got = _estimate(totals, runs)
-        if got["standard_error"] <= standard_error:
-            return got
+        return boyz, nob
+
+    return _orks_batches(one_batch, ("firers_lost", "wounds_lost"), standard_error, seed, batch)
