@@ -274,3 +274,46 @@ def test_h_the_monte_carlo_of_the_twenty_turn_exchange_agrees_with_the_exact_ans
     exact = exchanges.p_destroyed("hh3_20_turns", 1)
     mc = monte_carlo.monte_carlo_hh3_exchange(standard_error=3e-3)
     assert abs(mc["p"] - float(exact)) < 5 * mc["standard_error"]
+
+
+def test_h_the_shooting_monte_carlo_rolls_and_removes_as_the_rules_say() -> None:
+    """The Monte Carlo of h.fire, h.turns and h.gets_hot_fire: a Strength 8 wound
+    removes one Boy, or the whole 2-Wound Nob once the Boyz are gone (those beyond
+    are lost); a BS 4 die hits on 3+ and gets hot on a 1; at half range the
+    bolters and the plasma gun fire twice, at 20" once, the missile launcher once."""
+    import numpy as np
+
+    from bench.cases import monte_carlo
+
+    boyz, nob = monte_carlo._instant_death_on_orks(np.array([3, 3, 0, 0, 1]), np.array([2, 2, 2, 1, 2]),
+                                                   np.array([2, 4, 1, 0, 1]))
+    assert boyz.tolist() == [1, 0, 0, 0, 0]
+    assert nob.tolist() == [2, 0, 0, 1, 2]
+    faces = np.array([[[1, 3], [2, 6]], [[1, 1], [5, 4]]])  # two runs of two models firing two shots
+    hits, ones = monte_carlo.hot_dice(faces)
+    assert hits.tolist() == [2, 2]
+    assert ones.tolist() == [[1, 0], [2, 0]]
+    assert [v.shots for v in monte_carlo.marines_fire(True)] == [16, 2, 1]
+    assert [v.shots for v in monte_carlo.marines_fire(False)] == [8, 1, 1]
+    assert [v.instant_death for v in monte_carlo.marines_fire(True)] == [False, False, True]
+
+
+def test_h_the_shooting_monte_carlos_agree_with_the_exact_answers() -> None:
+    """h.fire: 16 bolter shots (1/3 unsaved each) and 3 plasma and krak shots (5/9)
+    leave 20 - 7 = 13 Orks on average (at most 19 wounds on 19 Boyz: none is
+    lost, none reaches the Nob); one turn of h.turns and h.gets_hot_fire: the exact P(Orks destroyed)
+    within 5 standard errors of the Monte Carlo's."""
+    from bench.cases import exchanges, monte_carlo
+    from exactodds.profiles.scenario import load_scenario
+
+    fire = monte_carlo.monte_carlo_mixed_fire(batch=40_000)
+    sd = (16 * 1 / 3 * 2 / 3 + 3 * 5 / 9 * 4 / 9) ** 0.5  # of the Orks left: a sum of independent Bernoullis
+    assert fire["p"] == 0 and abs(fire["orks_left"] / fire["assaults"] - 13) < 5 * sd / 40_000 ** 0.5
+    one_turn = load_scenario(exchanges.FILES["turns"], turns=1).run().final.prob(lambda w: not w.units[2].alive())
+    assert 0 < one_turn < Fraction(1, 1000)
+    turn = monte_carlo.monte_carlo_two_units(turns=1, standard_error=1e-4)
+    assert abs(turn["p"] - float(one_turn)) < 5 * turn["standard_error"]
+    hot_exact = exchanges.gets_hot_fire().dist.prob(lambda x: x[0] == 20)
+    hot = monte_carlo.monte_carlo_gets_hot(standard_error=1e-4)
+    assert abs(hot["p"] - float(hot_exact)) < 5 * hot["standard_error"]
+    assert hot["firers_lost"] == 0

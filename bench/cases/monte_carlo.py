@@ -6,7 +6,8 @@ Each simulates a batch of engagements at once (vectorised over the batch)
 and goes on batch after batch; its result is the estimate, its standard
 error, the number of engagements and how many ended with the defender
 destroyed (the assaults also count the Orks destroyed and the models left
-on each side, to check them against the exact answer).
+on each side, the shooting at the Orks the Orks left and, with Gets Hot, the
+firing models' losses, to check them against the exact answer).
 """
 
 from __future__ import annotations
@@ -244,3 +245,178 @@ def monte_carlo_hh3_exchange(turns: int = 20, standard_error: float = STANDARD_E
         se = (max(p * (1 - p), 1e-12) / total) ** 0.5
         if se <= standard_error:
             return {"p": p, "standard_error": se, "assaults": total, "destroyed": destroyed}
+
+
+# --------------------------------------------------------------------------- shooting at the Orks
+
+
+@dataclass(frozen=True)
+class Volley:
+    """One weapon group's shots at the Ork Boyz of ``examples/40k6/ork_boyz_sluggas.toml``
+    (nineteen Boyz, then the 2-Wound Nob last in the file, all T4 6+):
+    ``shots`` in all, each hitting with ``hit`` and wounding with ``wound``
+    (against T4); ``unsaved``: P(the Ork's 6+ save fails) (1: the weapon's AP
+    is 6 or better, so no save); ``instant_death``: Strength 8 or more (double
+    the Nob's Toughness) removes the Nob with one unsaved wound."""
+
+    shots: int
+    hit: float
+    wound: float
+    unsaved: float = 1.0
+    instant_death: bool = False
+
+
+BOYZ = 19
+"""The Boyz before the Nob in ``examples/40k6/ork_boyz_sluggas.toml``."""
+
+
+def marines_fire(half_range: bool) -> tuple[Volley, ...]:
+    """A Tactical Squad of ``examples/40k6/tactical_squad_mixed_weapons.toml``
+    (BS 4: hits on 3+) at the Orks, weapon group after weapon group in the
+    file's weapon order: eight bolters (S4 AP5, Rapid Fire: two shots each
+    within half range, else one; wound T4 on 4+), the plasma gun (S7 AP2,
+    Rapid Fire; 2+), the missile launcher (krak: S8 AP3, Heavy, one shot, the
+    squad stationary; 2+, Instant Death on the Nob). Every AP beats the 6+ save."""
+    shots = 2 if half_range else 1
+    return (Volley(8 * shots, 2 / 3, 1 / 2), Volley(shots, 2 / 3, 5 / 6),
+            Volley(1, 2 / 3, 5 / 6, instant_death=True))
+
+
+def _instant_death_on_orks(boyz: Any, nob: Any, wounds: Any) -> tuple[Any, Any]:
+    """``wounds`` unsaved wounds of a Strength 8 weapon, closest first: one per
+    Boy, then one removes the Nob whatever his wounds left (those beyond are
+    lost). The Boyz and the Nob's wounds left. O(n)."""
+    import numpy as np
+
+    on_boyz = np.minimum(boyz, wounds)
+    return boyz - on_boyz, np.where(wounds > on_boyz, 0, nob)
+
+
+def fire_at_orks(rng: Any, boyz: Any, nob: Any, volleys: tuple[Volley, ...]) -> tuple[Any, Any]:
+    """Each of ``volleys`` in turn at the Orks as the previous ones left them:
+    hits, wounds, saves (binomials), the unsaved wounds on the Boyz, then the
+    Nob (:func:`_wounds_on_orks`, :func:`_instant_death_on_orks`). The Boyz and
+    the Nob's wounds left. O(n x volleys)."""
+    import numpy as np
+
+    for v in volleys:
+        wounds = rng.binomial(rng.binomial(np.full(len(boyz), v.shots), v.hit), v.wound)
+        if v.unsaved < 1:
+            wounds = rng.binomial(wounds, v.unsaved)
+        if v.instant_death:
+            boyz, nob = _instant_death_on_orks(boyz, nob, wounds)
+        else:
+            boyz, nob, _ = _wounds_on_orks(boyz, nob, wounds)
+    return boyz, nob
+
+
+def _estimate(totals: dict, runs: int) -> dict:
+    """P(the Orks destroyed) of ``totals["destroyed"]`` in ``runs`` engagements, its
+    standard error (sqrt(max(p(1 - p), 1e-12) / runs), the convention of the
+    functions above: at p = 0 or 1 it is 1e-6 / sqrt(runs), so the first batch
+    ends the run) and the totals."""
+    p = totals["destroyed"] / runs
+    return {"p": p, "standard_error": (max(p * (1 - p), 1e-12) / runs) ** 0.5, "assaults": runs, **totals}
+
+
+def monte_carlo_shooting(turn: tuple[tuple[Volley, ...], ...], turns: int = 1,
+                         standard_error: float = STANDARD_ERROR, seed: int = 1, batch: int = 20_000) -> dict:
+    """Units shoot the Orks of ``examples/40k6/ork_boyz_sluggas.toml`` (who do
+    not shoot back) for ``turns`` turns, each turn every unit of ``turn`` (its
+    volleys, :func:`marines_fire`) in order, the Orks as the previous volleys
+    left them (no morale test); batch after batch, until the standard error
+    of P(Orks destroyed by the last turn) is at most ``standard_error``. The
+    estimate ``p``, its standard error, the engagements (``assaults``), how
+    many ended with the Orks destroyed (``destroyed``) and the Orks' models
+    left summed over them (``orks_left``). O(batch x turns x volleys) per batch."""
+    def one_batch(rng: Any, boyz: Any, nob: Any, _: dict) -> tuple[Any, Any]:
+        for _ in range(turns):
+            for volleys in turn:
+                boyz, nob = fire_at_orks(rng, boyz, nob, volleys)
+        return boyz, nob
+
+    return _orks_batches(one_batch, (), standard_error, seed, batch)
+
+
+def _orks_batches(one_batch: Any, counts: tuple[str, ...], standard_error: float, seed: int, batch: int) -> dict:
+    """Batches of ``batch`` engagements against the full Orks, ``one_batch(rng,
+    boyz, nob, totals)`` giving the Boyz and the Nob's wounds left after each
+    (and adding to ``totals``' ``counts``), until the standard error of
+    P(Orks destroyed) is at most ``standard_error`` (:func:`_estimate`). O(one batch) each."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(("destroyed", "orks_left", *counts), 0)
+    runs = 0
+    while True:
+        boyz, nob = one_batch(rng, np.full(batch, BOYZ), np.full(batch, NOB_WOUNDS), totals)
+        left = boyz + (nob > 0)
+        totals["destroyed"] += int(np.sum(left == 0))
+        totals["orks_left"] += int(np.sum(left))
+        runs += batch
+        got = _estimate(totals, runs)
+        if got["standard_error"] <= standard_error:
+            return got
+
+
+def monte_carlo_mixed_fire(standard_error: float = STANDARD_ERROR, seed: int = 1, batch: int = 20_000) -> dict:
+    """Bench case h.fire (``examples/scenarios/mixed_weapons.toml``): ten Marines
+    shoot the Orks at 10" (half range of the bolters and the plasma gun), once."""
+    return monte_carlo_shooting((marines_fire(True),), 1, standard_error, seed, batch)
+
+
+def monte_carlo_two_units(turns: int = 5, standard_error: float = STANDARD_ERROR, seed: int = 1,
+                          batch: int = 20_000) -> dict:
+    """Bench case h.turns (``examples/scenarios/two_units_five_turns.toml``): each
+    turn one Tactical Squad shoots the Orks at half range, then another at 20"
+    (one shot per bolter and plasma gun; the missile launcher's 48" and the
+    plasma gun's 24" reach), for ``turns`` turns."""
+    return monte_carlo_shooting((marines_fire(True), marines_fire(False)), turns, standard_error, seed, batch)
+
+
+@dataclass(frozen=True)
+class HotGroup:
+    """One Gets Hot weapon group of ``bench/units/plasma_crew_18.toml``: ``models``
+    models (``wounds`` each, BS 4: 3+ hits, a final 1 gets hot; their 3+ save
+    against it) firing ``shots`` each, S7 AP2 (wound T4 on 2+, no Ork save)."""
+
+    models: int
+    shots: int
+    wounds: int = 3
+
+
+PLASMA_CREWS = (HotGroup(6, 2), HotGroup(6, 1), HotGroup(6, 1))
+"""Six plasma guns (Rapid Fire at half range: two shots each), six plasma
+pistols, six plasma cannons (Heavy, the unit stationary: one shot), in the
+file's weapon order."""
+
+
+def hot_dice(faces: Any) -> tuple[Any, Any]:
+    """To-hit dice of shape (runs, models, shots) at BS 4 (no reroll): per run the
+    hits (3+), and per model its 1s (each a Gets Hot wound before its save). O(dice)."""
+    return (faces >= 3).sum(axis=(1, 2)), (faces == 1).sum(axis=2)
+
+
+def monte_carlo_gets_hot(groups: tuple[HotGroup, ...] = PLASMA_CREWS, standard_error: float = STANDARD_ERROR,
+                         seed: int = 1, batch: int = 20_000) -> dict:
+    """Bench case h.gets_hot_fire (``40k6 fire`` of ``bench/units/plasma_crew_18.toml``
+    at the Orks, range half): each group in turn rolls to hit (:func:`hot_dice`;
+    it rolls even at Orks already destroyed), its hits wound on 2+ with no save
+    and go to the Boyz, then the Nob (S7: no Instant Death); each 1 costs its
+    model a wound on a failed 3+ save (a model at 0 is removed). Until the
+    standard error of P(Orks destroyed) is at most ``standard_error``. As
+    :func:`monte_carlo_shooting`, plus the firing models removed
+    (``firers_lost``) and their wounds lost (``wounds_lost``) summed over the
+    engagements. O(batch x shots) per batch."""
+    import numpy as np
+
+    def one_batch(rng: Any, boyz: Any, nob: Any, totals: dict) -> tuple[Any, Any]:
+        for g in groups:
+            hits, ones = hot_dice(rng.integers(1, 7, size=(len(boyz), g.models, g.shots)))
+            boyz, nob, _ = _wounds_on_orks(boyz, nob, rng.binomial(hits, 5 / 6))
+            lost = np.minimum(rng.binomial(ones, 2 / 6), g.wounds)
+            totals["wounds_lost"] += int(lost.sum())
+            totals["firers_lost"] += int((lost == g.wounds).sum())
+        return boyz, nob
+
+    return _orks_batches(one_batch, ("firers_lost", "wounds_lost"), standard_error, seed, batch)
