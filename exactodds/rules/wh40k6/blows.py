@@ -21,13 +21,13 @@ on a tie. When it strikes does not enter the choice.
 from __future__ import annotations
 
 import operator
-from math import gcd
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from dataclasses import replace
 from functools import partial
 
 from ...core import Dist
+from ...core.tables import mix
 from ...dice import pool_counts, successes
 from ..allocation import Numbering, UnitState, wound_kernel
 from ..common import wound_target
@@ -302,17 +302,8 @@ class Striker:
             states: dict[UnitState, int] = {foe: 1}
             total = 1
             for i in steps:
-                tables = [(w, self.strike_table(i, own, st, choice, slow)) for st, w in states.items()]
-                lcm = 1
-                for _, (_, t) in tables:
-                    lcm = lcm * t // gcd(lcm, t)
-                nxt: dict[UnitState, int] = {}
-                get = nxt.get
-                for w, (pairs, t) in tables:
-                    scale = w * (lcm // t)
-                    for st, v in pairs:
-                        nxt[st] = get(st, 0) + scale * v
-                states, total = nxt, total * lcm
+                states, lcm = mix([(w, self.strike_table(i, own, st, choice, slow)) for st, w in states.items()])
+                total *= lcm
             got = self._runs[key] = (tuple(states.items()), total)
         return got
 

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ...core.limits import charge
+from ...core.tables import mix
 from ...dice import d6
 from ..allocation import Numbering, UnitState
 from .assault import check_distance, unit_charge_roll
@@ -361,16 +362,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         ending (:func:`settled`), merged on the engagements' numbers:
         O(states after the blows x endings) integer multiply-adds."""
         states, blows_total = blows.round_weights(FightState(cleared(e.attacker), cleared(e.defender)))
-        parts = [(w, settled(att, dfd)) for (att, dfd), w in states.items()]
-        lcm = 1
-        for _, (_, total) in parts:
-            lcm = math.lcm(lcm, total)
-        out: dict[int, int] = {}
-        get = out.get
-        for w, (pairs, total) in parts:
-            scale = w * (lcm // total)
-            for end, v in pairs:
-                out[end] = get(end, 0) + scale * v
+        out, lcm = mix([(w, settled(att, dfd)) for (att, dfd), w in states.items()])
         g = math.gcd(*out.values())
         return tuple((end, v // g) for end, v in out.items()), blows_total * lcm // g  # the weights' sum
 
