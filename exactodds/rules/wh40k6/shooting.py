@@ -174,8 +174,8 @@ class Resolution:
         # shots^2/2 (shots^3/6) weights of about 8 bits per shot
         wound_weights = (shots + 1) * (shots + 2) // 2 * ((shots + 3) // 3 if rending else 1)
         check_size(state_units(wound_weights, 8 * shots), f"the wound rolls of {shots} shots")
-        self._kernels: dict[int, Callable[[int], Dist]] = {}
-        self._wounds: dict[int, Dist] = {}
+        self._kernels: dict[int | None, Callable[[int], Dist]] = {}
+        self._wounds: dict[int | None, Dist] = {}
         self._hits: Dist | None = None
 
     def check_start(self, state: UnitState) -> UnitState:
@@ -186,7 +186,7 @@ class Resolution:
             raise InputError("the target unit has no model left")
         return state
 
-    def _needed(self, state0: UnitState) -> int:
+    def _needed(self, state0: UnitState) -> int | None:
         attack = self.attack
         return wound_roll_needed(attack.strength, majority_toughness(self.target, state0), attack.rules,
                                  attack.poisoned_on())
@@ -202,7 +202,7 @@ class Resolution:
             got = self._kernels[needed] = self._make_wound_kernel(needed)
         return got
 
-    def _make_wound_kernel(self, needed: int) -> Callable[[int], Dist]:
+    def _make_wound_kernel(self, needed: int | None) -> Callable[[int], Dist]:
         die = wound_die(needed, self.attack.rules, self.attack.ap)
         order = [c for c in (WOUND, RENDING, FAIL) if c in die]
         rending = self.rending

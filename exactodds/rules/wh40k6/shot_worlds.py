@@ -59,8 +59,8 @@ class ShotWorlds:
         for w, weight in dist.weights().items():
             w0 = note_start(w, t)
             part = (w.units[f], w.units[t], w.statuses[f], w.statuses[t])
-            out = parts[part] if part in parts else parts.setdefault(part, moves(w0))
-            if out is None or (ends and any(i in tested for i, _ in w0.marks)):
+            shot = parts[part] if part in parts else parts.setdefault(part, moves(w0))
+            if shot is None or (ends and any(i in tested for i, _ in w0.marks)):
                 d, r = self.kernel(w), None
             else:
                 rest = (w.units[:t] + w.units[t + 1:], w.statuses, () if ends else w0.marks)
@@ -68,7 +68,7 @@ class ShotWorlds:
                 if r is None:
                     r = rests[rest] = len(rest_worlds)
                     rest_worlds.append(w0._replace(marks=rest[2]))
-                d = out
+                d = shot
             rows.append((weight, d, r))
             lcm = math.lcm(lcm, d.denominator)
             terms += len(d.weights())
@@ -80,12 +80,12 @@ class ShotWorlds:
             for y, v in d.weights().items():
                 at = y if r is None else (r, y)
                 merged[at] = get(at, 0) + scale * v
-        out: dict[World, int] = {}
+        worlds: dict[World, int] = {}
         for at, v in merged.items():
             if at.__class__ is World:
                 z = at
             else:
                 base, (ts, fs, status) = rest_worlds[at[0]], at[1]
                 z = base.put(t, ts, status).put(f, fs)
-            out[z] = out.get(z, 0) + v
-        return Dist.from_weights(out)
+            worlds[z] = worlds.get(z, 0) + v
+        return Dist.from_weights(worlds)
