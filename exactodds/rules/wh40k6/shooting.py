@@ -177,6 +177,9 @@ class Resolution:
         self._kernels: dict[int | None, Callable[[int], Dist]] = {}
         self._wounds: dict[int | None, Dist] = {}
         self._hits: Dist | None = None
+        # one Toughness in the unit: the majority whatever the models in play, found once
+        self._toughness = (majority_toughness(target, self.state0)
+                           if len({m.toughness for m in target.models}) == 1 else None)
 
     def check_start(self, state: UnitState) -> UnitState:
         """``state`` if it is a state of the target with some model in play."""
@@ -188,7 +191,8 @@ class Resolution:
 
     def _needed(self, state0: UnitState) -> int | None:
         attack = self.attack
-        return wound_roll_needed(attack.strength, majority_toughness(self.target, state0), attack.rules,
+        toughness = self._toughness if self._toughness is not None else majority_toughness(self.target, state0)
+        return wound_roll_needed(attack.strength, toughness, attack.rules,
                                  attack.poisoned_on())
 
     def wound_kernel(self, state0: UnitState) -> Callable[[int], Dist]:
