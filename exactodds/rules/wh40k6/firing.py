@@ -25,7 +25,7 @@ from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ..allocation import UnitState, alive_per_line as count_alive
 from .casualties import start_state
 from .gets_hot import Firer, apply_losses, gets_hot, per_model_shots, removed_last, volley, volley_removed
-from .shooting import Allocations, Resolution, shooting_pipeline
+from .shooting import Allocations, Resolution
 from .units import CANNOT_SNAP, Model, Shooting, Unit, Weapon, require_type
 
 RELENTLESS = "relentless"
@@ -215,7 +215,7 @@ def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int],
     firers, left = [Firer.of(models[i]) for i in indices], [start.wounds[i] for i in indices]
     v = volley_removed(attack, firers, left) if removed else volley(attack, firers, left)
     lose = _remove_first if removed else apply_losses
-    tails: dict[UnitState, Pipeline] = {}
+    made: list[Resolution] = []  # made at the first target state in play (its checks then)
     after: dict[tuple[UnitState, int], Dist] = {}
     kept: Allocations = {}
 
@@ -224,9 +224,9 @@ def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int],
             return Dist.constant(state)
         got = after.get((state, h))
         if got is None:
-            if state not in tails:
-                tails[state] = Pipeline(shooting_pipeline(attack, target, focus_fire, state, kept).steps[1:3])
-            got = after[state, h] = tails[state](Dist.constant(h))
+            if not made:
+                made.append(Resolution(attack, target, focus_fire, state, kept))
+            got = after[state, h] = made[0].after_hits(state, h)
         return got
 
     hits, given = _by_hits(v)

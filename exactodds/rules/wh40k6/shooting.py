@@ -143,6 +143,8 @@ _WOUNDS_DOC = """To wound, against the majority Toughness: Binomial(hits, p), or
 
 PIPELINE_WORK = "the steps hits, wounds, unsaved wounds, ..."
 """What the work meter of a :func:`shooting_pipeline` run is named (:class:`~exactodds.core.Pipeline`)."""
+TAIL_WORK = "the steps wounds, unsaved wounds"
+"""What the work meter of a run of its wound and unsaved steps alone is named."""
 
 
 class Resolution:
@@ -261,6 +263,14 @@ class Resolution:
         with work_meter(PIPELINE_WORK):
             state0 = self.check_start(state)
             return self.unsaved(self.wounds(state0), state0)
+
+    def after_hits(self, state: UnitState, hits: int) -> Dist:
+        """The ``"unsaved wounds"`` stage of :func:`shooting_pipeline` from ``state``
+        run from ``hits`` hits (its wound and unsaved steps). O(allocation from
+        ``state``) when the wounds of ``hits`` hits are known."""
+        with work_meter(TAIL_WORK):
+            state0 = self.check_start(state)
+            return self.unsaved(self.wound_kernel(state0)(hits), state0)
 
 
 Allocations = dict[tuple, tuple[list[AllocModel], IndexedKernel]]
