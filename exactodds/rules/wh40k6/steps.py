@@ -273,6 +273,8 @@ class Shoot:
                 return None
             snap = self.snap or w.statuses[f] in (FALLS_BACK, PINNED)
             out = fired(w.units[f], w.units[t], snap, w.statuses[t] == PINNED)
+            if not any(x[2] for x in out.weights()):  # no pinning test: the target's status stays, O(outcomes)
+                return out.map(lambda x: (x[0], x[1], w.statuses[t]))
             return out.then(lambda x: self._tests(target, w.statuses[t], x[0], x[2])
                             .map(lambda status: (x[0], x[1], status)))
 
