@@ -25,7 +25,7 @@ from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
 from ..allocation import UnitState, alive_per_line as count_alive
 from .casualties import start_state
 from .gets_hot import Firer, apply_losses, gets_hot, per_model_shots, removed_last, volley, volley_removed
-from .shooting import UNSAVED, Allocations, shooting_pipeline
+from .shooting import Allocations, Resolution
 from .units import CANNOT_SNAP, Model, Shooting, Unit, Weapon, require_type
 
 RELENTLESS = "relentless"
@@ -117,11 +117,12 @@ def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None =
     """One group's attack as a kernel on the target's state: the state after
     hits, wounds (against the majority Toughness of the models in play),
     allocation and saves; a target with no model left is unchanged. Memoised
-    per state: each distinct state costs one shooting pipeline (see
-    :func:`~.shooting.shooting_pipeline`)."""
+    per state: each distinct state costs the allocation of one shooting
+    pipeline (see :func:`~.shooting.shooting_pipeline`), its hits computed
+    once and its wounds once per roll needed (:class:`~.shooting.Resolution`)."""
     memo: dict[UnitState, Dist] = {}
-    shots = attack.shot_counts()
     kept: Allocations = {}  # one wound kernel for every state: each state's chain of wounds computed once
+    made: list[Resolution] = []  # made at the first state in play, as the pipeline was (its checks then)
 
     def kernel(state: UnitState) -> Dist:
         got = memo.get(state)
@@ -129,7 +130,9 @@ def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None =
             if not state.alive():
                 got = Dist.constant(state)
             else:
-                got = shooting_pipeline(attack, target, focus_fire, state, kept).run(shots)[UNSAVED]
+                if not made:
+                    made.append(Resolution(attack, target, focus_fire, state, kept))
+                got = made[0].after(state)
             memo[state] = got
         return got
 
@@ -212,7 +215,7 @@ def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int],
     firers, left = [Firer.of(models[i]) for i in indices], [start.wounds[i] for i in indices]
     v = volley_removed(attack, firers, left) if removed else volley(attack, firers, left)
     lose = _remove_first if removed else apply_losses
-    tails: dict[UnitState, Pipeline] = {}
+    made: list[Resolution] = []  # made at the first target state in play (its checks then)
     after: dict[tuple[UnitState, int], Dist] = {}
     kept: Allocations = {}
 
@@ -221,9 +224,9 @@ def _hot_kernel(attack: Shooting, firer: Unit, target: Unit, indices: list[int],
             return Dist.constant(state)
         got = after.get((state, h))
         if got is None:
-            if state not in tails:
-                tails[state] = Pipeline(shooting_pipeline(attack, target, focus_fire, state, kept).steps[1:3])
-            got = after[state, h] = tails[state](Dist.constant(h))
+            if not made:
+                made.append(Resolution(attack, target, focus_fire, state, kept))
+            got = after[state, h] = made[0].after_hits(state, h)
         return got
 
     hits, given = _by_hits(v)

@@ -20,7 +20,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
-from ...core.limits import state_units
+from ...core.limits import state_units, work_meter
 from ...dice import Target, pool_counts, reroll_up_to, successes
 from ..allocation import AllocModel, UnitState
 from .casualties import (
@@ -118,67 +118,159 @@ def shooting_pipeline(attack: Shooting, target: Unit, focus_fire: int | str | No
     Sir (each character can be skipped), twice with rending (one chain per
     pool, run once per number of rending wounds); all equal states merged.
     """
-    hit_kernel = to_hit(check_attack(attack))
-    require_type(target, Unit, "the target unit")
-    if start is not None:
-        require_type(start, UnitState, "the start state")
-    focus_fire = check_focus_fire(focus_fire)
-    cover = "ignores-cover" not in attack.rules
-    kept = {} if kept is None else kept
-    models, own = _allocation(kept, target, attack.ap, cover, attack.strength, focus_fire)
-    state0 = start_state(target) if start is None else start
-    if len(state0.wounds) != len(models):
-        raise InputError(f"the start state has {len(state0.wounds)} models, the unit {len(models)}")
-    if not state0.alive():
-        raise InputError("the target unit has no model left")
-    shots = attack.most_shots()
-    total_wounds = sum(m.wounds * m.count for m in target.models)
-    rending = rending_changes_ap(attack.rules, attack.ap)
-    check_size((shots + 1) * (total_wounds + 1) * (target.size + 1) * (shots + 1 if rending else 1),
-               f"{shots} shots at a unit of {target.size} models")
-    # the wound step holds one binomial (trinomial with rending) per hit count: about
-    # shots^2/2 (shots^3/6) weights of about 8 bits per shot
-    wound_weights = (shots + 1) * (shots + 2) // 2 * ((shots + 3) // 3 if rending else 1)
-    check_size(state_units(wound_weights, 8 * shots), f"the wound rolls of {shots} shots")
-    needed = wound_roll_needed(attack.strength, majority_toughness(target, state0), attack.rules,
-                               attack.poisoned_on())
-    die = wound_die(needed, attack.rules, attack.ap)
-    order = [c for c in (WOUND, RENDING, FAIL) if c in die]
-    wound_cache: dict[int, Dist] = {}
-
-    def wounds(h: int) -> Dist:
-        """To wound, against the majority Toughness: Binomial(hits, p), or the
-        (wounds, rending wounds) counts of a trinomial."""
-        if h not in wound_cache:
-            if rending:
-                counts = pool_counts(h, die, order)
-                wound_cache[h] = counts.map(lambda c: tuple(c[order.index(k)] if k in order else 0
-                                                            for k in (WOUND, RENDING)))
-            else:
-                wound_cache[h] = successes(h, die.pmf(WOUND))
-        return wound_cache[h]
+    shot = Resolution(attack, target, focus_fire, start, kept)
+    state0 = shot.state0
+    wounds = shot.wound_kernel(state0)
 
     def unsaved(wound_counts: Dist) -> Dist:
         """Allocate each wound to the closest model (Look Out Sir, Focus
         Fire), roll its save (and Feel No Pain), remove it when out of wounds."""
-        if not rending:
-            return own.run(wound_counts, state0)
-        ap2 = _allocation(kept, target, RENDING_AP, cover, attack.strength, focus_fire)[1]
+        return shot.unsaved(wound_counts, state0)
+
+    def casualties(state: UnitState) -> int:
+        """Models removed by this attack."""
+        return state.casualties() - state0.casualties()
+
+    return (Step.kernel(HITS, shot.hit_kernel, "To hit: BS table, snap shots, rerolls")
+            >> Step.kernel(WOUNDS, wounds)
+            >> Step.whole(UNSAVED, unsaved)
+            >> Step.map(CASUALTIES, casualties))
+
+
+_WOUNDS_DOC = """To wound, against the majority Toughness: Binomial(hits, p), or the
+        (wounds, rending wounds) counts of a trinomial."""
+"""The wound step's doc (indented as the step's docs were)."""
+
+PIPELINE_WORK = "the steps hits, wounds, unsaved wounds, ..."
+"""What the work meter of a :func:`shooting_pipeline` run is named (:class:`~exactodds.core.Pipeline`)."""
+TAIL_WORK = "the steps wounds, unsaved wounds"
+"""What the work meter of a run of its wound and unsaved steps alone is named."""
+
+
+class Resolution:
+    """The parts of one shooting attack on ``target`` that do not depend on the
+    target's state, made and checked once (as :func:`shooting_pipeline` checks
+    them) and shared by every state the attack meets: the to-hit kernel, the
+    hits (:meth:`hits`), the wound rolls per Toughness needed
+    (:meth:`wound_kernel`, :meth:`wounds`), the allocation kernels (in ``kept``).
+    ``start``: the first state (default: the unit's own), checked."""
+
+    def __init__(self, attack: Shooting, target: Unit, focus_fire: int | str | None = None,
+                 start: UnitState | None = None, kept: Allocations | None = None) -> None:
+        self.hit_kernel = to_hit(check_attack(attack))
+        require_type(target, Unit, "the target unit")
+        if start is not None:
+            require_type(start, UnitState, "the start state")
+        self.focus_fire = focus_fire = check_focus_fire(focus_fire)
+        self.attack, self.target = attack, target
+        self.cover = "ignores-cover" not in attack.rules
+        self.kept = {} if kept is None else kept
+        self.models, self.own = _allocation(self.kept, target, attack.ap, self.cover, attack.strength, focus_fire)
+        self.state0 = self.check_start(start_state(target) if start is None else start)
+        shots = attack.most_shots()
+        total_wounds = sum(m.wounds * m.count for m in target.models)
+        self.rending = rending = rending_changes_ap(attack.rules, attack.ap)
+        check_size((shots + 1) * (total_wounds + 1) * (target.size + 1) * (shots + 1 if rending else 1),
+                   f"{shots} shots at a unit of {target.size} models")
+        # the wound step holds one binomial (trinomial with rending) per hit count: about
+        # shots^2/2 (shots^3/6) weights of about 8 bits per shot
+        wound_weights = (shots + 1) * (shots + 2) // 2 * ((shots + 3) // 3 if rending else 1)
+        check_size(state_units(wound_weights, 8 * shots), f"the wound rolls of {shots} shots")
+        self._kernels: dict[int | None, Callable[[int], Dist]] = {}
+        self._wounds: dict[int | None, Dist] = {}
+        self._hits: Dist | None = None
+        # one Toughness in the unit: the majority whatever the models in play, found once
+        self._toughness = (majority_toughness(target, self.state0)
+                           if len({m.toughness for m in target.models}) == 1 else None)
+
+    def check_start(self, state: UnitState) -> UnitState:
+        """``state`` if it is a state of the target with some model in play."""
+        if len(state.wounds) != len(self.models):
+            raise InputError(f"the start state has {len(state.wounds)} models, the unit {len(self.models)}")
+        if not state.alive():
+            raise InputError("the target unit has no model left")
+        return state
+
+    def _needed(self, state0: UnitState) -> int | None:
+        attack = self.attack
+        toughness = self._toughness if self._toughness is not None else majority_toughness(self.target, state0)
+        return wound_roll_needed(attack.strength, toughness, attack.rules,
+                                 attack.poisoned_on())
+
+    def wound_kernel(self, state0: UnitState) -> Callable[[int], Dist]:
+        """The to-wound kernel ``hits -> Dist`` against the majority Toughness of
+        the models in play in ``state0``: Binomial(hits, p), or the (wounds,
+        rending wounds) counts of a trinomial; one per roll needed, each hit
+        count's Dist computed once. O(models) when known."""
+        needed = self._needed(state0)
+        got = self._kernels.get(needed)
+        if got is None:
+            got = self._kernels[needed] = self._make_wound_kernel(needed)
+        return got
+
+    def _make_wound_kernel(self, needed: int | None) -> Callable[[int], Dist]:
+        die = wound_die(needed, self.attack.rules, self.attack.ap)
+        order = [c for c in (WOUND, RENDING, FAIL) if c in die]
+        rending = self.rending
+        wound_cache: dict[int, Dist] = {}
+
+        def wounds(h: int) -> Dist:
+            if h not in wound_cache:
+                if rending:
+                    counts = pool_counts(h, die, order)
+                    wound_cache[h] = counts.map(lambda c: tuple(c[order.index(k)] if k in order else 0
+                                                                for k in (WOUND, RENDING)))
+                else:
+                    wound_cache[h] = successes(h, die.pmf(WOUND))
+            return wound_cache[h]
+        wounds.__doc__ = _WOUNDS_DOC
+        return wounds
+
+    def hits(self) -> Dist:
+        """The hits of the attack's shot counts (computed once). O(shots)."""
+        if self._hits is None:
+            self._hits = self.attack.shot_counts().then(self.hit_kernel)
+        return self._hits
+
+    def wounds(self, state0: UnitState) -> Dist:
+        """The wounds of :meth:`hits` against ``state0``'s majority Toughness (once per roll needed)."""
+        needed = self._needed(state0)
+        got = self._wounds.get(needed)
+        if got is None:
+            got = self._wounds[needed] = self.hits().then(self.wound_kernel(state0))
+        return got
+
+    def unsaved(self, wound_counts: Dist, state0: UnitState) -> Dist:
+        """The target after the wounds of ``wound_counts`` from ``state0``: each
+        allocated to the closest model (Look Out Sir, Focus Fire), its save (and
+        Feel No Pain) rolled, removed when out of wounds."""
+        if not self.rending:
+            return self.own.run(wound_counts, state0)
+        attack = self.attack
+        ap2 = _allocation(self.kept, self.target, RENDING_AP, self.cover, attack.strength, self.focus_fire)[1]
         by_rending = wound_counts.map(lambda c: c[1])
+        own = self.own
 
         def pools(r: int) -> Dist:
             normal = wound_counts.condition(lambda c: c[1] == r).map(lambda c: c[0])
             return ap2.run(Dist.constant(r), own.run(normal, state0))
         return by_rending.then(pools)
 
-    def casualties(state: UnitState) -> int:
-        """Models removed by this attack."""
-        return state.casualties() - state0.casualties()
+    def after(self, state: UnitState) -> Dist:
+        """The ``"unsaved wounds"`` stage of :func:`shooting_pipeline` from ``state``
+        run on the attack's shot counts: the same Dist, the hits and wounds shared
+        across states. O(allocation from ``state``) when the wounds are known."""
+        with work_meter(PIPELINE_WORK):
+            state0 = self.check_start(state)
+            return self.unsaved(self.wounds(state0), state0)
 
-    return (Step.kernel(HITS, hit_kernel, "To hit: BS table, snap shots, rerolls")
-            >> Step.kernel(WOUNDS, wounds)
-            >> Step.whole(UNSAVED, unsaved)
-            >> Step.map(CASUALTIES, casualties))
+    def after_hits(self, state: UnitState, hits: int) -> Dist:
+        """The ``"unsaved wounds"`` stage of :func:`shooting_pipeline` from ``state``
+        run from ``hits`` hits (its wound and unsaved steps). O(allocation from
+        ``state``) when the wounds of ``hits`` hits are known."""
+        with work_meter(TAIL_WORK):
+            state0 = self.check_start(state)
+            return self.unsaved(self.wound_kernel(state0)(hits), state0)
 
 
 Allocations = dict[tuple, tuple[list[AllocModel], IndexedKernel]]

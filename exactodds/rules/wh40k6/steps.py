@@ -27,6 +27,7 @@ from .firing import (
 )
 from .morale import FAIL, NO_FEAR, leadership_in_play, p_fails_test, rules_in_play, test_against
 from .phases import can_test, end_of_phase, note_start
+from .shot_worlds import ShotWorlds
 from .units import Unit
 from .vehicle_assault import refuse_vehicle, vehicle_assault_kernels
 from .vehicles import Vehicle
@@ -265,20 +266,26 @@ class Shoot:
         tests = self.phase_tests if self.phase_tests is not None else (self.target,) * (self.morale is not False)
         ending = end_of_phase({index[n]: units[n] for n in tests if can_test(units[n])})
 
-        def shot(w: World) -> Dist:
+        def moves(w: World) -> Dist | None:
+            """(target state, firer state, target status) after the shot; None: nothing fired."""
             if (not w.units[f].alive() or not w.units[t].alive()
                     or {w.statuses[f], w.statuses[t]} & {LOCKED, CHARGING}):
-                return Dist.constant(w)
+                return None
             snap = self.snap or w.statuses[f] in (FALLS_BACK, PINNED)
             out = fired(w.units[f], w.units[t], snap, w.statuses[t] == PINNED)
+            if not any(x[2] for x in out.weights()):  # no pinning test: the target's status stays, O(outcomes)
+                return out.map(lambda x: (x[0], x[1], w.statuses[t]))
             return out.then(lambda x: self._tests(target, w.statuses[t], x[0], x[2])
-                            .map(lambda status: w.put(t, x[0], status).put(f, x[1])))
+                            .map(lambda status: (x[0], x[1], status)))
 
         def kernel(w: World) -> Dist:
-            out = shot(note_start(w, t))
+            w = note_start(w, t)
+            out = moves(w)
+            out = Dist.constant(w) if out is None else out.map(lambda y: w.put(t, y[0], y[2]).put(f, y[1]))
             return out.then(ending) if self.ends_phase else out
 
-        return [Step.kernel(self.kind, kernel, f"{self.unit} shoots {self.target}")]
+        step = ShotWorlds(kernel, f, t, moves, [index[n] for n in tests if can_test(units[n])], self.ends_phase)
+        return [Step(self.kind, step, f"{self.unit} shoots {self.target}")]
 
     def _fired(self, firer: Unit, target: Unit) -> Callable[[UnitState, UnitState, bool, bool], Dist]:
         """``(firer state, target state, snap, target gone to ground) -> Dist`` over
