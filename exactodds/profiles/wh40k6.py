@@ -288,7 +288,7 @@ def load_target(path: str | Path | ProfileRef, melee: bool = False) -> Unit | Ve
     lines = doc.get("models")
     if not (isinstance(lines, list) and any(isinstance(m, dict) and {"front", "side", "rear", "hull_points"} & set(m)
                                             for m in lines)):
-        return load_unit(path, melee)
+        return _unit(doc, p, melee)  # the file read once
     no_unknown_keys(doc, UNIT_KEYS, p)
     points(doc, p)
     if melee:

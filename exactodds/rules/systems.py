@@ -99,13 +99,20 @@ def add_once(table: dict[str, T], name: str, value: T, what: str) -> T:
     return value
 
 
+_DISCOVERED: list[bool] = []
+"""Whether :func:`_discover` has run (the packages installed do not change while the process runs)."""
+
+
 def _discover() -> None:
     """Import the ``system`` module of every package of :mod:`exactodds.rules`
-    (each registers its system). O(packages)."""
+    (each registers its system), once per process. O(packages) the first time."""
+    if _DISCOVERED:
+        return
     package = importlib.import_module(__package__)
     for info in pkgutil.iter_modules(package.__path__):
         if info.ispkg and importlib.util.find_spec(f"{__package__}.{info.name}.system") is not None:
             importlib.import_module(f"{__package__}.{info.name}.system")
+    _DISCOVERED.append(True)
 
 
 def systems() -> dict[str, RuleSystem]:
