@@ -227,9 +227,10 @@ def monte_carlo(report: dict) -> str:
     return ("\n\n**Exact against simulation.** What a user writes instead of case h.assault is a numpy "
             "Monte Carlo: it reaches a standard error of 1e-3 on P(Marines destroyed) in "
             f"{fmt_time(simulated)}, against {fmt_time(exact)} for the exact answer, so the simulation is "
-            f"{exact / simulated:.0f} times faster for that one figure at that precision. The exact answer "
-            "is every end state's probability at once, with no error to report; a simulation to a "
-            "standard error of 1e-5 needs 10,000 times as many games.")
+            f"{exact / simulated:.1f} times faster for that one figure at that precision; each engagement's "
+            "row above compares it with its own Monte Carlo (see [Battles](#battles-exact-against-simulation)). "
+            "The exact answer is every end state's probability at once, with no error to report; a simulation "
+            "to a standard error of 1e-5 needs 10,000 times as many games.")
 
 
 PAGE_TEMPLATE = """# Performance
