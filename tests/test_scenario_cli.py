@@ -99,6 +99,38 @@ def test_too_large_is_refused_with_its_size_before_work() -> None:
     assert out.returncode == 2 and "would need about" in out.stderr and "states" in out.stderr
 
 
+def _squads_at_orks(tmp_path: Path, squads: int, turns: int, orks: int = 19) -> Path:
+    """``squads`` Tactical Squads (never shot at) shoot one Ork mob of ``orks`` Boyz and a Nob for ``turns`` turns."""
+    boyz = (ROOT / "examples/40k6/ork_boyz_sluggas.toml").read_text().replace("count = 19", f"count = {orks}")
+    (tmp_path / "orks.toml").write_text(boyz)
+    text = f'turns = {turns}\n[units.orks]\nfile = "orks.toml"\n'
+    for i in range(squads):
+        text += f'[units.s{i}]\nfile = "{ROOT / "examples/40k6/tactical_squad_mixed_weapons.toml"}"\n'
+    for i in range(squads):
+        text += f'[[steps]]\nkind = "shoot"\nunit = "s{i}"\ntarget = "orks"\nmorale = false\ndistance = 20\n'
+    path = tmp_path / f"s{squads}_{turns}_{orks}.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_work_bound_counts_only_units_a_step_can_wound(tmp_path: Path) -> None:
+    """Squads that are never shot at keep one state each: a second identical squad
+    shooting the same Orks doubles the bound (its steps' outcomes), not more."""
+    from exactodds.profiles.scenario import load_scenario
+    from exactodds.rules.wh40k6.system import scenario_work
+
+    one, two = (load_scenario(_squads_at_orks(tmp_path, n, 5)) for n in (1, 2))
+    assert scenario_work(two) == 2 * scenario_work(one)
+
+
+def test_squads_shooting_80_orks_for_20_turns_answer_under_the_default_limit(tmp_path: Path) -> None:
+    """About a second of work, under the default limit (the squads' own states no longer count)."""
+    out = cli("scenario", str(_squads_at_orks(tmp_path, 2, 20, orks=79)), "--format", "json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    p = json.loads(out.stdout)["p_destroyed"]["orks"]
+    assert F(p) > F(999, 1000)
+
+
 def test_stage_option_and_unknown_stage() -> None:
     ok = cli("scenario", str(SC / "firefight.toml"), "--stage", "orks test", "--format", "json")
     assert ok.returncode == 0

@@ -41,17 +41,37 @@ def check_vehicles(sc: Any) -> None:
                 refuse_vehicle(sc.units[name], name)
 
 
+def hurt_units(sc: Any) -> set[str]:
+    """The units some step can take wounds from: the target of a shooting step
+    (and its firer when its weapons get hot), both units of an assault or a
+    fight; a morale test or a regroup takes none. A step of another kind counts
+    every unit it names. O(steps)."""
+    out: set[str] = set()
+    for step in sc.steps:
+        if isinstance(step, Shoot):
+            out.add(step.target)
+            if gets_hot_unit(sc.units[step.unit]):
+                out.add(step.unit)
+        elif not isinstance(step, (MoraleCheck, Regroup)):
+            out.update(step.units_named())
+    return out
+
+
 def scenario_work(sc: Any) -> int:
-    """A bound on a scenario's work: the joint states (the product over the units
-    of :func:`unit_states`) x the sum of the steps' branching (their outcomes
-    from one world) x the turns; plus, for each step whose work from one world
-    is more than its outcomes (a shooting attack with weapons that get hot:
-    ``work``), the worlds before it (at most the joint states, and the product
-    of the earlier steps' branching) x that work. O(turns x steps)."""
+    """A bound on a scenario's work: the joint states (the product of
+    :func:`unit_states` over the units a step can wound, :func:`hurt_units`:
+    a unit never wounded keeps its one state) x the sum of the steps'
+    branching (their outcomes from one world) x the turns; plus, for each step
+    whose work from one world is more than its outcomes (a shooting attack
+    with weapons that get hot: ``work``), the worlds before it (at most the
+    joint states, and the product of the earlier steps' branching) x that
+    work. O(turns x steps)."""
     check_vehicles(sc)
     joint = 1
-    for u in sc.units.values():
-        joint *= unit_states(u)
+    hurt = hurt_units(sc)
+    for name, u in sc.units.items():
+        if name in hurt:
+            joint *= unit_states(u)
     branching = [s.branching(sc.units) for s in sc.steps]
     each = [s.work(sc.units) if hasattr(s, "work") else 0 for s in sc.steps]
     extra, worlds, most = 0, 1, 1
