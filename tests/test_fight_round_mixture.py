@@ -30,7 +30,7 @@ def _strike(unit: Unit, target: Unit, foe: UnitState, chain: bool, monkeypatch: 
     plain wound chain (every wound in turn), neither shortcut taken."""
     with monkeypatch.context() as m:
         if chain:
-            m.setattr(Striker, "_birth_chain", lambda self, own, start: None)
+            m.setattr(IndexedKernel, "birth_chain", lambda self, start: None)
             m.setattr(IndexedKernel, "saved_chain", lambda self, start: None)
         s = Striker(unit, target, False, False)
         own = UnitState(tuple(x.wounds for x in unit.expanded()))
@@ -138,14 +138,16 @@ def test_saved_chain_needs_one_save_for_every_model() -> None:
 
 @pytest.mark.parametrize("start", [UnitState((1, 1, 2)), UnitState((0, 1, 2), 1), UnitState((0, 0, 1), 4)])
 def test_chains_from_states_without_their_counter(start: UnitState) -> None:
-    """Two Boyz and a 2-Wound Nob last: the chain found from counter-free states
-    is the kernel's own walk, state for state, counters included."""
+    """Two Boyz and a 2-Wound Nob last, each wound through a 6+ save at 5/6
+    (S4 against T4: no Instant Death): closest first, one model or Wound per
+    unsaved wound, the counter raised by one at each, from whatever it was."""
     d = Unit((fighter("boy", count=2, save=6), fighter("nob", w=2, save=6)))
-    s = Striker(Unit((fighter("a", count=3),)), d, False, False)
-    own = s.kernel(4, None, False)
-    assert s._birth_chain(own, start) == own.birth_chain(start)
-    states, p = s._birth_chain(own, start)
-    assert p == F(5, 6) and states[-1].wounds == (0, 0, 0) and states[-1].unsaved == start.unsaved + sum(start.wounds)
+    own = Striker(Unit((fighter("a", count=3),)), d, False, False).kernel(4, None, False)
+    walk = [(1, 1, 2), (0, 1, 2), (0, 0, 2), (0, 0, 1), (0, 0, 0)]
+    first = walk.index(start.wounds)
+    want = tuple(UnitState(w, start.unsaved + k) for k, w in enumerate(walk[first:]))
+    assert own.birth_chain(start) == (want, F(5, 6))
+    assert own.birth_chain(UnitState((0, 0, 0), 7)) == ((UnitState((0, 0, 0), 7),), 0)
 
 
 def _klaw_boyz() -> Unit:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from dataclasses import replace
 from functools import partial
 
 from ...core import Dist
@@ -124,7 +123,6 @@ class Striker:
         self._tables: dict[tuple, tuple] = {}
         self._by_dist: dict[int, tuple[Dist, tuple]] = {}
         self._binomials: dict[tuple[Dist, Fraction], Dist] = {}
-        self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
         self._passes: dict[tuple, list[Fraction]] = {}
         self._who: dict[tuple, tuple] = {}
         self._who_bare: dict[tuple, tuple] = {}
@@ -134,7 +132,6 @@ class Striker:
         self._sums: dict[tuple[int, int], tuple[Dist, Dist, Dist]] = {}
         self._thin_by: dict[tuple[int, int, int], tuple] = {}
         self._runs: dict[tuple, tuple] = {}
-        self._free: dict[int, tuple[IndexedKernel, dict]] = {}
         self._hits: dict[tuple[int, int], Fraction] = {}
         self._interned: dict[Fraction, Fraction] = {}
         self._counts: dict[tuple[int, int, int], Dist] = {}
@@ -350,7 +347,7 @@ class Striker:
         if len(result.weights()) != 1:
             return False
         _, _, thins, _, own = self._chance(b, toughness, p_hit)
-        return thins and self._birth_chain(own, next(iter(result.weights()))) is not None
+        return thins and own.birth_chain(next(iter(result.weights()))) is not None
 
     def _summed(self, first: Dist, second: Dist) -> Dist:
         """The attacks of two lines striking alike, summed. Memoised (the Attacks are kept, :meth:`_attack_counts`)."""
@@ -372,52 +369,6 @@ class Striker:
             got = self._chances[key] = (p_wound, p_rend, thins, p_hit * (p_wound + p_rend),
                                         self.kernel(b.strength, b.ap, b.concussive), b, p_hit)
         return got[:5]
-
-    def _birth_chain(self, own: IndexedKernel, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
-        """:meth:`~.casualties.IndexedKernel.birth_chain` from ``start``, found from
-        states without the unsaved-wound counter: the wound kernel never reads
-        the counter, only adds 1 to it, so the chain from a state is its chain
-        from the counter at 0 with every counter raised by the state's. O(chain)
-        per (chain, counter), memoised."""
-        chain = self._free_chain(own, replace(start, unsaved=0) if start.unsaved else start)
-        if chain is None or not start.unsaved:
-            return chain
-        key = (id(chain[0]), start.unsaved)
-        got = self._shifted.get(key)
-        if got is None or got[0] is not chain[0]:
-            u = start.unsaved
-            got = self._shifted[key] = (chain[0], tuple(replace(s, unsaved=s.unsaved + u) for s in chain[0]))
-        return got[1], chain[1]
-
-    def _free_chain(self, own: IndexedKernel, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
-        """The birth chain from ``start`` (its counter at 0; see
-        :meth:`~.casualties.IndexedKernel.birth_chain`): one application moves
-        to the next state with chance p or stays, the same p all along. Found
-        as the next state's chain (from its counter at 0) with one state in
-        front and the counters raised by 1, so the kernel runs once per state
-        without its counter, not once per (state, counter): O(models) kernel
-        calls for a unit's every chain, O(chain) states built per chain."""
-        memo = self._free.setdefault(id(own), (own, {}))[1]
-        walked: list[tuple[UnitState, Fraction]] = []
-        state = start
-        while state not in memo:
-            after, total = own.successors(state)
-            if after.keys() == {state}:  # absorbing: no model left to take the wound
-                memo[state] = ((state,), None)
-                break
-            nxt = [s for s in after if s != state]
-            if len(nxt) != 1 or nxt[0].unsaved != 1:
-                memo[state] = None
-                break
-            walked.append((state, Fraction(after[nxt[0]], total)))
-            state = replace(nxt[0], unsaved=0)
-        for s, p in reversed(walked):
-            rest = memo[state]
-            ok = rest is not None and rest[1] in (None, p)
-            memo[s] = ((s, *(replace(r, unsaved=r.unsaved + 1) for r in rest[0])), p) if ok else None  # type: ignore[index]
-            state = s
-        got = memo[start]
-        return None if got is None else (got[0], got[1] or Fraction(0))
 
     def _on_chain(self, wounds: Dist, states: tuple[UnitState, ...]) -> Dist:
         """``wounds`` (a Dist over 0, 1, 2...) as the states of a birth chain: k
@@ -459,7 +410,7 @@ class Striker:
         p_wound, p_rend, thins, p, own = self._chance(b, toughness, p_hit)
         if thins:
             if len(result.weights()) == 1:
-                chain = self._birth_chain(own, next(iter(result.weights())))
+                chain = own.birth_chain(next(iter(result.weights())))
                 if chain is not None:  # each wound kills the next model or is saved: O(attacks)
                     states, p_kill = chain
                     return self._on_chain(self._thinned_by(attacks, p, p_kill), states)

@@ -17,6 +17,7 @@ each model's save against the attack, and Instant Death.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from ...core import Dist, InputError, Kernel, iterate
@@ -204,7 +205,8 @@ class IndexedKernel:
         self._states = numbering.values
         self._memo: dict[int, Dist] = {}
         self._chains: dict[Dist, list[Dist]] = {}
-        self._births: dict[int, tuple[tuple[UnitState, ...], Fraction | None] | None] = {}
+        self._births: dict[UnitState, tuple[tuple[UnitState, ...], Fraction | None] | None] = {}
+        self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
         self._saved: dict[int, tuple[Fraction, list[Dist]] | None] = {}
 
     def _step(self, i: int) -> Dist:
@@ -212,13 +214,6 @@ class IndexedKernel:
         if d is None:
             d = self._memo[i] = self._kernel(self._states[i]).map(self._id)
         return d
-
-    def successors(self, state: UnitState) -> tuple[dict[UnitState, int], int]:
-        """One application from ``state``: (state after it -> integer weight) and
-        their total. Memoised per state, O(1) when known."""
-        d = self._step(self._id(state))
-        states = self._states
-        return {states[i]: v for i, v in d.weights().items()}, d.denominator
 
     def run(self, count: Dist, start: UnitState | Dist) -> Dist:
         """The states after ``count`` applications from ``start`` (Dist over
@@ -278,26 +273,47 @@ class IndexedKernel:
         stays at s_j otherwise, the same p at every step, and s_m stays; else
         None. After k applications the state is then s_min(m, Binomial(k, p)):
         a unit whose models in play each fall to one unsaved wound, closest
-        first, at the same save. O(m) kernel calls (memoised), once per state:
-        a chain is the next state's chain with one state in front."""
-        walked: list[tuple[int, int, Fraction | None]] = []  # (id, next id or -1, p)
-        i = self._id(start)
-        while i not in self._births:
-            step = self._step(i).weights()
-            if step.keys() == {i}:  # absorbing: no model left to take the wound
-                self._births[i] = ((self._states[i],), None)
+        first, at the same save.
+
+        The kernels here are wound kernels, which never read a state's
+        unsaved-wound counter and add 1 to it per unsaved wound: the chain is
+        found from states without their counter (the next state's chain with
+        one state in front, its counters raised by 1), and the chain from a
+        counter of c is that chain with every counter raised by c. O(m) kernel
+        calls (memoised) once per state without its counter, not once per
+        (state, counter); O(m) states built per (chain, counter)."""
+        chain = self._free_chain(replace(start, unsaved=0) if start.unsaved else start)
+        if chain is None or not start.unsaved:
+            return chain
+        key = (id(chain[0]), start.unsaved)
+        got = self._shifted.get(key)
+        if got is None or got[0] is not chain[0]:
+            u = start.unsaved
+            got = self._shifted[key] = (chain[0], tuple(replace(s, unsaved=s.unsaved + u) for s in chain[0]))
+        return got[1], chain[1]
+
+    def _free_chain(self, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
+        """:meth:`birth_chain` from ``start``, its counter at 0. Memoised per state."""
+        walked: list[tuple[UnitState, Fraction]] = []
+        state = start
+        while state not in self._births:
+            d = self._step(self._id(state))
+            after = {self._states[i]: v for i, v in d.weights().items()}
+            if after.keys() == {state}:  # absorbing: no model left to take the wound
+                self._births[state] = ((state,), None)
                 break
-            nxt = [j for j in step if j != i]
-            if len(nxt) != 1:
-                self._births[i] = None
+            nxt = [s for s in after if s != state]
+            if len(nxt) != 1 or nxt[0].unsaved != 1:  # branches, or a kernel that counts no wound
+                self._births[state] = None
                 break
-            walked.append((i, nxt[0], Fraction(step[nxt[0]], sum(step.values()))))
-            i = nxt[0]
-        for i, j, p in reversed(walked):
-            after = self._births[j]
-            ok = after is not None and after[1] in (None, p)
-            self._births[i] = ((self._states[i], *after[0]), p) if ok else None  # type: ignore[index]
-        got = self._births[self._id(start)]
+            walked.append((state, Fraction(after[nxt[0]], d.denominator)))
+            state = replace(nxt[0], unsaved=0)
+        for s, p in reversed(walked):
+            rest = self._births[state]
+            ok = rest is not None and rest[1] in (None, p)
+            self._births[s] = ((s, *(replace(r, unsaved=r.unsaved + 1) for r in rest[0])), p) if ok else None  # type: ignore[index]
+            state = s
+        got = self._births[start]
         return None if got is None else (got[0], got[1] or Fraction(0))
 
 
