@@ -264,7 +264,8 @@ class Shoot:
         f, t = index[self.unit], index[self.target]
         fired = self._fired(firer, target)
         tests = self.phase_tests if self.phase_tests is not None else (self.target,) * (self.morale is not False)
-        ending = end_of_phase({index[n]: units[n] for n in tests if can_test(units[n])})
+        tested = {index[n]: units[n] for n in tests if can_test(units[n])}
+        ending = end_of_phase(tested)
 
         def moves(w: World) -> Dist | None:
             """(target state, firer state, target status) after the shot; None: nothing fired."""
@@ -284,7 +285,7 @@ class Shoot:
             out = Dist.constant(w) if out is None else out.map(lambda y: w.put(t, y[0], y[2]).put(f, y[1]))
             return out.then(ending) if self.ends_phase else out
 
-        step = ShotWorlds(kernel, f, t, moves, [index[n] for n in tests if can_test(units[n])], self.ends_phase)
+        step = ShotWorlds(kernel, f, t, moves, tested, self.ends_phase)
         return [Step(self.kind, step, f"{self.unit} shoots {self.target}")]
 
     def _fired(self, firer: Unit, target: Unit) -> Callable[[UnitState, UnitState, bool, bool], Dist]:
