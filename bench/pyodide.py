@@ -34,16 +34,18 @@ BEGIN, END = "<!-- pyodide-timings -->", "<!-- /pyodide-timings -->"
 """The lines around the section this module writes in docs/performance.md."""
 TEST = "tests/test_calculator.py::test_the_engagement_benchmarks_on_the_page"
 
-SCENARIOS = {
-    "h.fire": ("examples/scenarios/mixed_weapons.toml", "10 Marines shoot 20 Orks, weapon group by group"),
-    "h.turns": ("examples/scenarios/two_units_five_turns.toml", "two units shoot 20 Orks for 5 turns"),
-    "h.assault": ("bench/scenarios/orks20_marines_3.toml", "20 Orks charge 10 Marines, 3 rounds"),
-    "h.orks30_marines_5": ("bench/scenarios/orks30_marines_5.toml", "30 Orks charge 10 Marines, 5 rounds"),
-    "h.orks30_guard_3": ("bench/scenarios/orks30_guard_3.toml", "30 Orks charge 20 Guardsmen, 3 rounds"),
-    "h.orks40_guard_5": ("bench/scenarios/orks40_guard_5.toml", "40 Orks charge 20 Guardsmen, 5 rounds"),
-    "h.hh3_20_turns": ("bench/scenarios/hh3_twenty_turns.toml",
-                       "Horus Heresy: tacticals and heavies exchange fire, 20 turns"),
-}
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+from bench.cases.exchanges import FILES  # noqa: E402  (the repository on the path first)
+
+SCENARIOS = {f"h.{name}": (str(FILES[name].relative_to(ROOT)), question) for name, question in (
+    ("fire", "10 Marines shoot 20 Orks, weapon group by group"),
+    ("turns", "two units shoot 20 Orks for 5 turns"),
+    ("assault", "20 Orks charge 10 Marines, 3 rounds"),
+    ("orks30_marines_5", "30 Orks charge 10 Marines, 5 rounds"),
+    ("orks30_guard_3", "30 Orks charge 20 Guardsmen, 3 rounds"),
+    ("orks40_guard_5", "40 Orks charge 20 Guardsmen, 5 rounds"),
+    ("hh3_20_turns", "Horus Heresy: tacticals and heavies exchange fire, 20 turns"))}
 """The scenario cases of ``bench/cases/exchanges.py``: (scenario file, question)."""
 GETS_HOT = ("bench/units/plasma_crew_18.toml", "examples/40k6/ork_boyz_sluggas.toml")
 QUESTIONS = {**{k: q for k, (_, q) in SCENARIOS.items()},
