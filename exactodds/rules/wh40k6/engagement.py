@@ -109,6 +109,11 @@ class _Side(NamedTuple):
     """The Initiative it rolls with in a sweeping advance."""
     fearless_of_sweeps: bool = False
     """A model in play has And They Shall Know No Fear: a sweeping advance does not destroy it."""
+    kind: int = 0
+    """The number of what the combat result, the morale test and the sweeping
+    advance read of it beside the unsaved wounds (models in play or none, highest
+    Leadership, morale rule, Initiative, And They Shall Know No Fear): sides of
+    one kind end a round alike."""
 
 
 def decisive(difference: int, attacker: Standing, defender: Standing) -> int:
@@ -147,6 +152,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     blows = Blows(attacker, defender, charged, difficult_terrain)
     a_models, d_models = attacker.expanded(), defender.expanded()
 
+    kinds: Numbering[tuple] = Numbering()
+
     def sides(unit: Unit, models: list) -> Callable[[UnitState], _Side]:
         memo: dict[UnitState, _Side] = {}
 
@@ -158,9 +165,12 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 clear = cleared(state)
                 got = memo.get(clear)
                 if got is None:
-                    got = memo[clear] = _Side(clear, _wiped(clear), standing_of(models, clear),
-                                              sweep_initiative(unit, clear), any(
-                                                  ATSKNF in models[i].rules for i in clear.alive()))
+                    standing = standing_of(models, clear)
+                    initiative = sweep_initiative(unit, clear)
+                    fearless = any(ATSKNF in models[i].rules for i in clear.alive())
+                    kind = kinds.number((standing.survivors > 0, standing.leadership, standing.morale,
+                                         initiative, fearless))
+                    got = memo[clear] = _Side(clear, _wiped(clear), standing, initiative, fearless, kind)
                 memo[state] = got
             return got
 
@@ -225,49 +235,75 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     pairs_of: list[tuple[tuple[int, int], ...]] = []
     end_lists: list[tuple[int, ...]] = []
 
-    outcomes: dict[tuple, tuple[Dist, tuple[tuple[tuple[str, str], int], ...] | None]] = {}
-    ends_at: dict[tuple, int] = {}
+    outcomes: dict[tuple[int, int, int], tuple[tuple[tuple[str, str], int], ...] | None] = {}
+    ends_at: dict[int, int] = {}
+    pair_numbers: dict[int, dict[tuple[str, str], int]] = {}
 
-    def settled_over(att: UnitState, dfd: UnitState, key: int) -> int:
+    def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, key: int, base: int, d_id: int) -> int:
         """The index in ``pairs_of`` of :func:`settled`'s pairs over
-        :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it),
-        memoised on ``key`` (:func:`settled`'s, as one integer) and on
-        :func:`settled`'s own key. The statuses after the test and the sweep
-        are kept per (the morale test, what the sweep reads), shared by every
-        ending with the same test. O(1) when known."""
-        a, d = a_side(att), d_side(dfd)
+        :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it) after
+        the blows left ``att`` and ``dfd`` (their sides ``a`` and ``d``),
+        memoised on ``key`` (:func:`settled`'s, as one integer: ``base``, the
+        attacker's state number shifted, or'ed with the defender's ``d_id``
+        times :data:`span` plus the clamped difference of unsaved wounds) and
+        on the same integer with the :func:`decisive` difference. The statuses
+        after the test and the sweep are kept per (both sides'
+        :attr:`_Side.kind`, decisive difference), the engagements after the
+        round per pair of states. O(1) when known."""
         dec = decisive(dfd.unsaved - att.unsaved, a.standing, d.standing)
-        at = (a.state, d.state, dec)
+        at = base | (d_id * span + dec + cap)
         got = ends_at.get(at)
         if got is None:
-            test = who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd)))
-            how = (id(test), a.initiative, d.initiative, a.fearless_of_sweeps, d.fearless_of_sweeps)
-            known = outcomes.get(how)
-            if known is None or known[0] is not test:  # the tests are kept (memoised): ids are theirs
-                falls = ending(test, a, d)
+            how = (a.kind, d.kind, dec)
+            if how in outcomes:
+                scaled_statuses = outcomes[how]
+            else:
+                # the test reads the unsaved wounds only up to their decisive difference
+                falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
                 f, rest = divmod(ENDING_DENOMINATOR, falls.denominator)
-                known = outcomes[how] = (test, None if rest else tuple((st, v * f) for st, v in falls.weights().items()))
-            scaled_statuses = known[1]
+                scaled_statuses = outcomes[how] = None if rest else tuple(
+                    (st, v * f) for st, v in falls.weights().items())
             got = -1
             if scaled_statuses is not None:
+                pair = base | d_id
+                known = pair_numbers.get(pair)
+                if known is None:
+                    known = pair_numbers[pair] = {}
+                ends_list = []
+                for st, _ in scaled_statuses:
+                    end = known.get(st)
+                    if end is None:
+                        end = known[st] = numbers.number(end_of_round(a, d, st))
+                    ends_list.append(end)
                 got = len(pairs_of)
-                pairs = tuple((end_number(a, d, st), v) for st, v in scaled_statuses)
-                pairs_of.append(pairs)
-                end_lists.append(tuple(end for end, _ in pairs))
+                pairs_of.append(tuple(zip(ends_list, (v for _, v in scaled_statuses))))
+                end_lists.append(tuple(ends_list))
             ends_at[at] = got
         scaled[key] = got
         return got
 
-    sided: dict[int, tuple] = {}
+    a_sided: dict[int, tuple] = {}
+    d_sided: dict[int, tuple] = {}
     state_ids: Numbering[UnitState] = Numbering()
 
-    def sided_of(on: tuple, side: Callable[[UnitState], _Side]) -> tuple:
-        """A side's blows (:data:`~.fight.Part`) as (state, the number of its state
-        without the counter, unsaved wounds, weight), once per table (tables are
-        kept by the strikers)."""
-        got = sided.get(id(on))
+    def a_sided_of(on: tuple) -> tuple:
+        """The attacker's blows (:data:`~.fight.Part`) as (state, its side, the
+        number of its state without the counter shifted to a key's high bits,
+        unsaved wounds, weight), once per table (tables are kept by the strikers)."""
+        got = a_sided.get(id(on))
         if got is None or got[0] is not on:
-            got = sided[id(on)] = (on, tuple((st, state_ids.number(side(st).state), st.unsaved, v) for st, v in on))
+            got = a_sided[id(on)] = (on, tuple((st, a, state_ids.number(a.state) << 40, st.unsaved, v)
+                                                for st, v in on for a in (a_side(st),)))
+        return got[1]
+
+    def d_sided_of(on: tuple) -> tuple:
+        """The defender's blows as (state, its side, the number of its state
+        without the counter, that number's part of a key, unsaved wounds,
+        weight), once per table."""
+        got = d_sided.get(id(on))
+        if got is None or got[0] is not on:
+            got = d_sided[id(on)] = (on, tuple((st, d, n, n * span + cap, st.unsaved, v) for st, v in on
+                                                for d in (d_side(st),) for n in (state_ids.number(d.state),)))
         return got[1]
 
     rows: dict[Engagement, Row | None] = {}
@@ -292,16 +328,15 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         get = local.get
         for w, den, on_a, on_d in parts:
             scale = w * (lcm // den)
-            ds = sided_of(on_d, d_side)
-            for att, a_id, ua, va in sided_of(on_a, a_side):
+            ds = d_sided_of(on_d)
+            for att, a, base, ua, va in a_sided_of(on_a):
                 sa = scale * va
-                base = a_id << 40
-                for dfd, d_id, ud, vd in ds:
+                for dfd, d, d_id, dk, ud, vd in ds:
                     diff = ud - ua
-                    key = base | (d_id * span + (diff if -cap <= diff <= cap else cap if diff > 0 else -cap) + cap)
+                    key = base | (dk + (diff if -cap <= diff <= cap else cap if diff > 0 else -cap))
                     i = scaled.get(key)
                     if i is None:
-                        i = settled_over(att, dfd, key)
+                        i = settled_over(att, dfd, a, d, key, base, d_id)
                     if i < 0:
                         return None
                     local[i] = get(i, 0) + sa * vd
