@@ -235,7 +235,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     pairs_of: list[tuple[tuple[int, int], ...]] = []
     end_lists: list[tuple[int, ...]] = []
 
-    outcomes: dict[tuple[int, int, int], tuple[tuple[tuple[str, str], int], ...] | None] = {}
+    outcomes: dict[tuple[int, int, int], tuple[int, tuple[tuple[str, str], ...], tuple[int, ...]] | None] = {}
     ends_at: dict[int, int] = {}
     pair_numbers: dict[int, dict[tuple[str, str], int]] = {}
 
@@ -246,39 +246,42 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         memoised on ``key`` (:func:`settled`'s, as one integer: ``base``, the
         attacker's state number shifted, or'ed with the defender's ``d_id``
         times :data:`span` plus the clamped difference of unsaved wounds) and
-        on the same integer with the :func:`decisive` difference. The statuses
-        after the test and the sweep are kept per (both sides'
-        :attr:`_Side.kind`, decisive difference), the engagements after the
-        round per pair of states. O(1) when known."""
-        dec = decisive(dfd.unsaved - att.unsaved, a.standing, d.standing)
+        on the same integer with the :func:`decisive` difference. The decisive
+        difference and the statuses after the test and the sweep are kept per
+        (both sides' :attr:`_Side.kind`, difference of unsaved wounds), the
+        engagements after the round per pair of states. O(1) when known."""
+        how = (a.kind, d.kind, dfd.unsaved - att.unsaved)
+        known = outcomes.get(how)
+        if known is None:
+            if how in outcomes:
+                scaled[key] = -1
+                return -1
+            # the test reads the unsaved wounds only up to their decisive difference
+            falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
+            f, rest = divmod(ENDING_DENOMINATOR, falls.denominator)
+            weights = falls.weights()
+            known = outcomes[how] = None if rest else (
+                decisive(how[2], a.standing, d.standing), tuple(weights), tuple(v * f for v in weights.values()))
+            if known is None:
+                scaled[key] = -1
+                return -1
+        dec, statuses, scaled_weights = known
         at = base | (d_id * span + dec + cap)
         got = ends_at.get(at)
         if got is None:
-            how = (a.kind, d.kind, dec)
-            if how in outcomes:
-                scaled_statuses = outcomes[how]
-            else:
-                # the test reads the unsaved wounds only up to their decisive difference
-                falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
-                f, rest = divmod(ENDING_DENOMINATOR, falls.denominator)
-                scaled_statuses = outcomes[how] = None if rest else tuple(
-                    (st, v * f) for st, v in falls.weights().items())
-            got = -1
-            if scaled_statuses is not None:
-                pair = base | d_id
-                known = pair_numbers.get(pair)
-                if known is None:
-                    known = pair_numbers[pair] = {}
-                ends_list = []
-                for st, _ in scaled_statuses:
-                    end = known.get(st)
-                    if end is None:
-                        end = known[st] = numbers.number(end_of_round(a, d, st))
-                    ends_list.append(end)
-                got = len(pairs_of)
-                pairs_of.append(tuple(zip(ends_list, (v for _, v in scaled_statuses))))
-                end_lists.append(tuple(ends_list))
-            ends_at[at] = got
+            pair = base | d_id
+            numbered_here = pair_numbers.get(pair)
+            if numbered_here is None:
+                numbered_here = pair_numbers[pair] = {}
+            ends_list = []
+            for st in statuses:
+                end = numbered_here.get(st)
+                if end is None:
+                    end = numbered_here[st] = numbers.number(end_of_round(a, d, st))
+                ends_list.append(end)
+            got = ends_at[at] = len(pairs_of)
+            pairs_of.append(tuple(zip(ends_list, scaled_weights)))
+            end_lists.append(tuple(ends_list))
         scaled[key] = got
         return got
 
