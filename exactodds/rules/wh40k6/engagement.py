@@ -114,6 +114,8 @@ class _Side(NamedTuple):
     advance read of it beside the unsaved wounds (models in play or none, highest
     Leadership, morale rule, Initiative, And They Shall Know No Fear): sides of
     one kind end a round alike."""
+    number: int = 0
+    """The number of its state among both units' states (the keys of a round's endings)."""
 
 
 def decisive(difference: int, attacker: Standing, defender: Standing) -> int:
@@ -153,6 +155,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     a_models, d_models = attacker.expanded(), defender.expanded()
 
     kinds: Numbering[tuple] = Numbering()
+    state_ids: Numbering[UnitState] = Numbering()
 
     def sides(unit: Unit, models: list) -> Callable[[UnitState], _Side]:
         memo: dict[UnitState, _Side] = {}
@@ -170,7 +173,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                     fearless = any(ATSKNF in models[i].rules for i in clear.alive())
                     kind = kinds.number((standing.survivors > 0, standing.leadership, standing.morale,
                                          initiative, fearless))
-                    got = memo[clear] = _Side(clear, _wiped(clear), standing, initiative, fearless, kind)
+                    got = memo[clear] = _Side(clear, _wiped(clear), standing, initiative, fearless, kind,
+                                              state_ids.number(clear))
                 memo[state] = got
             return got
 
@@ -287,7 +291,6 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
 
     a_sided: dict[int, tuple] = {}
     d_sided: dict[int, tuple] = {}
-    state_ids: Numbering[UnitState] = Numbering()
 
     def a_sided_of(on: tuple) -> tuple:
         """The attacker's blows (:data:`~.fight.Part`) as (state, its side, the
@@ -295,7 +298,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         unsaved wounds, weight), once per table (tables are kept by the strikers)."""
         got = a_sided.get(id(on))
         if got is None or got[0] is not on:
-            got = a_sided[id(on)] = (on, tuple((st, a, state_ids.number(a.state) << 40, st.unsaved, v)
+            got = a_sided[id(on)] = (on, tuple((st, a, a.number << 40, st.unsaved, v)
                                                 for st, v in on for a in (a_side(st),)))
         return got[1]
 
@@ -305,16 +308,16 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         weight), once per table."""
         got = d_sided.get(id(on))
         if got is None or got[0] is not on:
-            got = d_sided[id(on)] = (on, tuple((st, d, n, n * span + cap, st.unsaved, v) for st, v in on
-                                                for d in (d_side(st),) for n in (state_ids.number(d.state),)))
+            got = d_sided[id(on)] = (on, tuple((st, d, d.number, d.number * span + cap, st.unsaved, v)
+                                                for st, v in on for d in (d_side(st),)))
         return got[1]
 
     rows: dict[Engagement, Row | None] = {}
 
     def row_of(e: Engagement) -> Row | None:
-        """The round from a locked engagement up to the endings: (index of an ending
-        in ``pairs_of``, integer weight) pairs in the order of the states after the
-        blows, and their total; the numbers of the engagements after the round in
+        """The round from a locked engagement up to the endings: the indices of its
+        endings in ``pairs_of`` and their integer weights (two tuples in the order
+        of the states after the blows), and their total; the numbers of the engagements after the round in
         its table's order. None with Concussive weapons or an ending of another
         denominator. The last Initiative step's blows and each state's ending in
         one pass, states after the blows not merged first: O(states after the
@@ -344,7 +347,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                         return None
                     local[i] = get(i, 0) + sa * vd
         order = tuple(dict.fromkeys(chain.from_iterable(end_lists[i] for i in local)))
-        got = rows[e] = (tuple(local.items()), total * lcm, order)
+        got = rows[e] = (tuple(local), tuple(local.values()), total * lcm, order)
         return got
 
     def fused(e: Engagement) -> Table | None:
@@ -356,10 +359,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             return None
         out: dict[int, int] = {}
         get = out.get
-        for i, x in row[0]:
+        for i, x in zip(row[0], row[1]):
             for end, v in pairs_of[i]:
                 out[end] = get(end, 0) + x * v
-        return tuple(out.items()), row[1] * ENDING_DENOMINATOR
+        return tuple(out.items()), row[2] * ENDING_DENOMINATOR
 
     def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights
@@ -375,16 +378,16 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         outcomes): the endings are applied once per round, not once per
         engagement."""
         got = [row_of(e) for e, _ in items]
-        common = 1
-        for row in got:
-            if row is None:
-                return None
-            common = math.lcm(common, row[1])
+        if None in got:
+            return None
+        totals = {row[2] for row in got}  # type: ignore[index]
+        common = math.lcm(*totals)
+        scales = {total: common // total for total in totals}
         acc = [0] * len(pairs_of)
-        for (_, weight), (pairs, total, _) in zip(items, got, strict=True):  # type: ignore[misc]
-            f = weight * (common // total)
-            charge(len(pairs), f.bit_length())
-            for i, x in pairs:
+        for (_, weight), (ends, values, total, _) in zip(items, got, strict=True):  # type: ignore[misc]
+            f = weight * scales[total]
+            charge(len(ends), f.bit_length())
+            for i, x in zip(ends, values):
                 acc[i] += f * x
         out = [0] * len(numbers.values)
         for i, x in enumerate(acc):
@@ -392,7 +395,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 for end, v in pairs_of[i]:
                     out[end] += x * v
         return ({end: x for end, x in enumerate(out) if x}, common * ENDING_DENOMINATOR,
-                [row[2] for row in got])  # type: ignore[index]
+                [row[3] for row in got])  # type: ignore[index]
 
     def merged(e: Engagement) -> Table:
         """The round from a locked engagement as a weight table: the blows
@@ -416,7 +419,7 @@ ENDING_DENOMINATOR = 36 * 36
 """A common multiple of the endings' totals: a morale test in 36ths, then a
 sweeping advance in 36ths."""
 
-Row = tuple[tuple[tuple[int, int], ...], int, tuple[int, ...]]
+Row = tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
 """A round from one engagement up to the endings (see ``row_of`` in :func:`fight_round`)."""
 
 Mixture = tuple[dict[int, int], int, list[tuple[int, ...]]]
