@@ -239,9 +239,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     pairs_of: list[tuple[tuple[int, int], ...]] = []
     end_lists: list[tuple[int, ...]] = []
 
-    outcomes: dict[tuple[int, int, int], tuple[int, tuple[tuple[str, str], ...], tuple[int, ...]] | None] = {}
+    outcomes: dict[tuple[int, int, int], tuple[int, int, tuple[tuple[str, str], ...], tuple[int, ...]] | None] = {}
     ends_at: dict[int, int] = {}
-    pair_numbers: dict[int, dict[tuple[str, str], int]] = {}
+    statuses_ids: Numbering[tuple[tuple[str, str], ...]] = Numbering()
+    pair_ends: dict[int, tuple[int, ...]] = {}
 
     def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, key: int, base: int, d_id: int) -> int:
         """The index in ``pairs_of`` of :func:`settled`'s pairs over
@@ -253,7 +254,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         on the same integer with the :func:`decisive` difference. The decisive
         difference and the statuses after the test and the sweep are kept per
         (both sides' :attr:`_Side.kind`, difference of unsaved wounds), the
-        engagements after the round per pair of states. O(1) when known."""
+        engagements after the round per (pair of states, those statuses). O(1)
+        when known."""
         how = (a.kind, d.kind, dfd.unsaved - att.unsaved)
         known = outcomes.get(how)
         if known is None:
@@ -265,27 +267,22 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             f, rest = divmod(ENDING_DENOMINATOR, falls.denominator)
             weights = falls.weights()
             known = outcomes[how] = None if rest else (
-                decisive(how[2], a.standing, d.standing), tuple(weights), tuple(v * f for v in weights.values()))
+                decisive(how[2], a.standing, d.standing), statuses_ids.number(tuple(weights)), tuple(weights),
+                tuple(v * f for v in weights.values()))
             if known is None:
                 scaled[key] = -1
                 return -1
-        dec, statuses, scaled_weights = known
+        dec, sid, statuses, scaled_weights = known
         at = base | (d_id * span + dec + cap)
         got = ends_at.get(at)
         if got is None:
-            pair = base | d_id
-            numbered_here = pair_numbers.get(pair)
-            if numbered_here is None:
-                numbered_here = pair_numbers[pair] = {}
-            ends_list = []
-            for st in statuses:
-                end = numbered_here.get(st)
-                if end is None:
-                    end = numbered_here[st] = numbers.number(end_of_round(a, d, st))
-                ends_list.append(end)
+            at_pair = sid << 64 | base | d_id
+            ends_list = pair_ends.get(at_pair)
+            if ends_list is None:
+                ends_list = pair_ends[at_pair] = tuple(numbers.number(end_of_round(a, d, st)) for st in statuses)
             got = ends_at[at] = len(pairs_of)
             pairs_of.append(tuple(zip(ends_list, scaled_weights)))
-            end_lists.append(tuple(ends_list))
+            end_lists.append(ends_list)
         scaled[key] = got
         return got
 
@@ -346,7 +343,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                     if i < 0:
                         return None
                     local[i] = get(i, 0) + sa * vd
-        order = tuple(dict.fromkeys(chain.from_iterable(end_lists[i] for i in local)))
+        order = tuple(dict.fromkeys(chain.from_iterable(map(end_lists.__getitem__, local))))
         got = rows[e] = (tuple(local), tuple(local.values()), total * lcm, order)
         return got
 
