@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
+from ...core.limits import work_meter
 from ..allocation import UnitState, alive_per_line as count_alive
 from .casualties import start_state
 from .gets_hot import Firer, apply_losses, gets_hot, per_model_shots, removed_last, volley, volley_removed
@@ -182,6 +183,23 @@ def fire_pipeline(firer: Unit, target: Unit, alive: Sequence[int] | None = None,
 def cleared(state: UnitState) -> UnitState:
     """``state`` with its unsaved-wound counter at 0 (the same object when it is already)."""
     return state if not state.unsaved else UnitState(state.wounds, 0, state.marked)
+
+
+def fired_cleared(pipe: Pipeline, start: UnitState) -> Dist:
+    """``pipe(start)`` with every state's unsaved-wound counter cleared
+    (:func:`cleared`), the counters cleared after each weapon group too: the
+    same Dist, outcomes in the same order, since a group's kernel reads the
+    wounds left and never the counter (from a counter of c it gives the
+    outcomes of a counter of 0, their counters raised by c, in the same
+    order). For a caller that reads no counter (no Pinning weapon): the next
+    group's kernels then meet one state per wounds left, not one per
+    (wounds left, unsaved wounds so far). Cost: the pipeline's, on those
+    fewer states."""
+    dist = Dist.constant(start)
+    with work_meter(pipe.work_name):
+        for step in pipe:
+            dist = step.apply(dist).map(cleared)
+    return dist
 
 
 class Sides(NamedTuple):
