@@ -154,13 +154,16 @@ def _damage_per_model(damage: Damage, n_models: int) -> list[Dist]:
     if isinstance(damage, (list, tuple)):
         if len(damage) != n_models:
             raise InputError(f"damage per model needs {n_models} entries, not {len(damage)}")
-        per = [d if isinstance(d, Dist) else Dist.constant(d) for d in damage]
+        given = list(damage)
     else:
-        per = [damage if isinstance(damage, Dist) else Dist.constant(damage)] * n_models
-    for dmg in per:
-        if any(not is_whole(x) or x < 0 for x in dmg.support()):
-            raise InputError("damage must be whole numbers 0 or more")
-    return per
+        given = [damage] * n_models
+    made: dict[Any, Dist] = {}  # each distinct damage made and checked once: O(models + distinct x outcomes)
+    for d in given:
+        if d not in made:
+            dmg = made[d] = d if isinstance(d, Dist) else Dist.constant(d)
+            if any(not is_whole(x) or x < 0 for x in dmg.support()):
+                raise InputError("damage must be whole numbers 0 or more")
+    return [made[d] for d in given]
 
 
 def _check_models(models: Any) -> None:
@@ -182,7 +185,8 @@ def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dam
     """
     _check_models(models)
     dmgs = _damage_per_model(damage, len(models))
-    p_through = [m.p_unsaved() for m in models]
+    chances: dict[AllocModel, Fraction] = {}  # one per distinct model: a unit's lines repeat theirs
+    p_through = [chances[m] if m in chances else chances.setdefault(m, m.p_unsaved()) for m in models]
 
     def hit_model(state: UnitState, i: int | None) -> Dist:
         if i is None:

@@ -114,13 +114,16 @@ def group_attack(group: Group, snap: bool = False, moved: bool = False, range: s
     return w.attack(group.models, group.bs, snap=snap, moved=moved, range=rng)
 
 
-def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None = None) -> Kernel:
+def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None = None,
+                  counted: bool = True) -> Kernel:
     """One group's attack as a kernel on the target's state: the state after
     hits, wounds (against the majority Toughness of the models in play),
     allocation and saves; a target with no model left is unchanged. Memoised
     per state: each distinct state costs the allocation of one shooting
     pipeline (see :func:`~.shooting.shooting_pipeline`), its hits computed
-    once and its wounds once per roll needed (:class:`~.shooting.Resolution`)."""
+    once and its wounds once per roll needed (:class:`~.shooting.Resolution`).
+    ``counted=False``: the states' unsaved-wound counters may be left at 0 (for
+    a caller that clears them, :func:`fired_cleared`)."""
     memo: dict[UnitState, Dist] = {}
     kept: Allocations = {}  # one wound kernel for every state: each state's chain of wounds computed once
     made: list[Resolution] = []  # made at the first state in play, as the pipeline was (its checks then)
@@ -133,7 +136,7 @@ def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None =
             else:
                 if not made:
                     made.append(Resolution(attack, target, focus_fire, state, kept))
-                got = made[0].after(state)
+                got = made[0].after(state, counted)
             memo[state] = got
         return got
 
@@ -165,17 +168,18 @@ def _firing(firer: Unit, target: Unit, alive: Sequence[int] | None, order: Seque
 
 def fire_pipeline(firer: Unit, target: Unit, alive: Sequence[int] | None = None, order: Sequence[str] | None = None,
                   focus_fire: int | str | None = None, snap: bool = False, moved: bool = False,
-                  range: str | None = None, distance: Fraction | None = None) -> Pipeline:
+                  range: str | None = None, distance: Fraction | None = None, counted: bool = True) -> Pipeline:
     """One shooting attack of ``firer``'s weapons at ``target``, one step per
     weapon group (named after it, e.g. ``"bolter x8 (BS 4)"``), in firing order.
 
     Cost: the sum over the groups of (distinct target states before the group)
     x (one shooting pipeline from that state); the distinct states are at most
     the target's total wounds + 1 without Look Out, Sir or Instant Death.
+    ``counted=False``: for :func:`fired_cleared`, which reads no unsaved-wound counter.
     """
     steps = []
     for group, attack in _firing(firer, target, alive, order, snap, moved, range, distance):
-        steps.append(Step.kernel(group.label, attack_kernel(attack, target, focus_fire),
+        steps.append(Step.kernel(group.label, attack_kernel(attack, target, focus_fire, counted),
                                  f"{group.label} fires at {target.name}"))
     return Pipeline(tuple(steps))
 

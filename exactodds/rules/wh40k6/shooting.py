@@ -20,7 +20,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
-from ...core.limits import state_units, work_meter
+from ...core.limits import charge, state_units, work_meter
 from ...dice import Target, pool_counts, reroll_up_to, successes
 from ..allocation import AllocModel, UnitState
 from .casualties import (
@@ -240,11 +240,15 @@ class Resolution:
             got = self._wounds[needed] = self.hits().then(self.wound_kernel(state0))
         return got
 
-    def unsaved(self, wound_counts: Dist, state0: UnitState) -> Dist:
+    def unsaved(self, wound_counts: Dist, state0: UnitState, counted: bool = True) -> Dist:
         """The target after the wounds of ``wound_counts`` from ``state0``: each
         allocated to the closest model (Look Out Sir, Focus Fire), its save (and
-        Feel No Pain) rolled, removed when out of wounds."""
+        Feel No Pain) rolled, removed when out of wounds. ``counted=False``: for a
+        caller that clears the unsaved-wound counters, which may then be 0."""
         if not self.rending:
+            path = None if counted else self.own.certain_path(state0)
+            if path is not None:
+                return _on_path(wound_counts, *path)
             return self.own.run(wound_counts, state0)
         attack = self.attack
         ap2 = _allocation(self.kept, self.target, RENDING_AP, self.cover, attack.strength, self.focus_fire)[1]
@@ -256,13 +260,15 @@ class Resolution:
             return ap2.run(Dist.constant(r), own.run(normal, state0))
         return by_rending.then(pools)
 
-    def after(self, state: UnitState) -> Dist:
+    def after(self, state: UnitState, counted: bool = True) -> Dist:
         """The ``"unsaved wounds"`` stage of :func:`shooting_pipeline` from ``state``
         run on the attack's shot counts: the same Dist, the hits and wounds shared
-        across states. O(allocation from ``state``) when the wounds are known."""
+        across states. O(allocation from ``state``) when the wounds are known.
+        ``counted=False``: its states' unsaved-wound counters may be left at 0
+        (for a caller that clears them)."""
         with work_meter(PIPELINE_WORK):
             state0 = self.check_start(state)
-            return self.unsaved(self.wounds(state0), state0)
+            return self.unsaved(self.wounds(state0), state0, counted)
 
     def after_hits(self, state: UnitState, hits: int) -> Dist:
         """The ``"unsaved wounds"`` stage of :func:`shooting_pipeline` from ``state``
@@ -271,6 +277,18 @@ class Resolution:
         with work_meter(TAIL_WORK):
             state0 = self.check_start(state)
             return self.unsaved(self.wound_kernel(state0)(hits), state0)
+
+
+def _on_path(wound_counts: Dist, path: list[UnitState], at: int) -> Dist:
+    """The states ``wound_counts`` wounds leave from ``path[at]`` on a path whose
+    every wound goes through (:meth:`~.casualties.IndexedKernel.certain_path`:
+    no save, no Feel No Pain), counters left at 0: k wounds reach
+    ``path[min(at + k, last)]``. The Dist of the wounds run one at a time,
+    counters cleared, outcomes in the same order (those of ``wound_counts``).
+    O(wound counts), charged as the mixture it replaces."""
+    last = len(path) - 1
+    charge(len(wound_counts), wound_counts.denominator.bit_length())
+    return wound_counts.map(lambda k: path[at + k if at + k < last else last])
 
 
 Allocations = dict[tuple, tuple[list[AllocModel], IndexedKernel]]
