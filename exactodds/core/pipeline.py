@@ -93,17 +93,12 @@ class Pipeline:
         """The step names, in order."""
         return [s.name for s in self.steps]
 
-    @property
-    def work_name(self) -> str:
-        """What the work meter of a run is named: ``the steps a, b, c, ...``."""
-        return f"the steps {', '.join(self.names[:3])}{', ...' if len(self) > 3 else ''}"
-
     def run(self, start: Dist[Any] | Any) -> Run:
         """Push ``start`` (a Dist, or one certain state) through every step."""
         dist = start if isinstance(start, Dist) else Dist.constant(start)
         stages: dict[str, Dist[Any]] = {"start": dist}
         # the whole run is bounded as it grows (see work_meter), inside the caller's meter if any
-        with work_meter(self.work_name):
+        with work_meter(f"the steps {', '.join(self.names[:3])}{', ...' if len(self) > 3 else ''}"):
             for step in self.steps:
                 dist = step.apply(dist)
                 stages[step.name] = dist

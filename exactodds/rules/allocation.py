@@ -91,6 +91,11 @@ class UnitState:
         return sum(1 for w in self.wounds if w > 0)
 
 
+def cleared(state: UnitState) -> UnitState:
+    """``state`` with its unsaved-wound counter at 0 (the same object when it is already)."""
+    return state if not state.unsaved else UnitState(state.wounds, 0, state.marked)
+
+
 H = TypeVar("H", bound=Hashable)
 
 

@@ -20,9 +20,10 @@ from dataclasses import replace
 from fractions import Fraction
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
-from ...core.limits import charge, state_units, work_meter
+from ...core.limits import state_units, work_meter
+from ...core.tables import Table
 from ...dice import Target, pool_counts, reroll_up_to, successes
-from ..allocation import AllocModel, UnitState
+from ..allocation import AllocModel, UnitState, cleared
 from .casualties import (
     IndexedKernel, alloc_models, allocation_kernel, check_focus_fire, instant_death_damage, majority_toughness,
     recipient, start_state,
@@ -178,6 +179,7 @@ class Resolution:
         check_size(state_units(wound_weights, 8 * shots), f"the wound rolls of {shots} shots")
         self._kernels: dict[int | None, Callable[[int], Dist]] = {}
         self._wounds: dict[int | None, Dist] = {}
+        self._wound_tables: dict[int | None, Table[int]] = {}
         self._hits: Dist | None = None
         # one Toughness in the unit: the majority whatever the models in play, found once
         self._toughness = (majority_toughness(target, self.state0)
@@ -240,15 +242,11 @@ class Resolution:
             got = self._wounds[needed] = self.hits().then(self.wound_kernel(state0))
         return got
 
-    def unsaved(self, wound_counts: Dist, state0: UnitState, counted: bool = True) -> Dist:
+    def unsaved(self, wound_counts: Dist, state0: UnitState) -> Dist:
         """The target after the wounds of ``wound_counts`` from ``state0``: each
         allocated to the closest model (Look Out Sir, Focus Fire), its save (and
-        Feel No Pain) rolled, removed when out of wounds. ``counted=False``: for a
-        caller that clears the unsaved-wound counters, which may then be 0."""
+        Feel No Pain) rolled, removed when out of wounds."""
         if not self.rending:
-            path = None if counted else self.own.certain_path(state0)
-            if path is not None:
-                return _on_path(wound_counts, *path)
             return self.own.run(wound_counts, state0)
         attack = self.attack
         ap2 = _allocation(self.kept, self.target, RENDING_AP, self.cover, attack.strength, self.focus_fire)[1]
@@ -260,15 +258,38 @@ class Resolution:
             return ap2.run(Dist.constant(r), own.run(normal, state0))
         return by_rending.then(pools)
 
-    def after(self, state: UnitState, counted: bool = True) -> Dist:
+    def after(self, state: UnitState) -> Dist:
         """The ``"unsaved wounds"`` stage of :func:`shooting_pipeline` from ``state``
         run on the attack's shot counts: the same Dist, the hits and wounds shared
-        across states. O(allocation from ``state``) when the wounds are known.
-        ``counted=False``: its states' unsaved-wound counters may be left at 0
-        (for a caller that clears them)."""
+        across states. O(allocation from ``state``) when the wounds are known."""
         with work_meter(PIPELINE_WORK):
             state0 = self.check_start(state)
-            return self.unsaved(self.wounds(state0), state0, counted)
+            return self.unsaved(self.wounds(state0), state0)
+
+    def table_after(self, state: UnitState) -> Table[UnitState]:
+        """:meth:`after` from ``state``, counters left at 0, as a weight table:
+        when every wound goes through (:meth:`~.casualties.IndexedKernel.certain_path`),
+        the wounds' weights put on the path's states with no Dist built per
+        state, O(wound counts); else :meth:`after`'s Dist, its counters cleared.
+        Outcomes in :meth:`after`'s order (repeated where the path ends)."""
+        state0 = self.check_start(state)
+        path = None if self.rending else self.own.certain_path(state0)
+        if path is None:
+            d = self.after(state)
+            return [(cleared(s), v) for s, v in d.weights().items()], d.denominator
+        states, at = path
+        last = len(states) - 1
+        pairs, total = self._wound_table(state0)
+        return [(states[at + k if at + k < last else last], v) for k, v in pairs], total
+
+    def _wound_table(self, state0: UnitState) -> Table[int]:
+        """:meth:`wounds` against ``state0`` as a weight table, made once per roll needed. O(1) when made."""
+        needed = self._needed(state0)
+        got = self._wound_tables.get(needed)
+        if got is None:
+            d = self.wounds(state0)
+            got = self._wound_tables[needed] = (tuple(d.weights().items()), d.denominator)
+        return got
 
     def after_hits(self, state: UnitState, hits: int) -> Dist:
         """The ``"unsaved wounds"`` stage of :func:`shooting_pipeline` from ``state``
@@ -277,18 +298,6 @@ class Resolution:
         with work_meter(TAIL_WORK):
             state0 = self.check_start(state)
             return self.unsaved(self.wound_kernel(state0)(hits), state0)
-
-
-def _on_path(wound_counts: Dist, path: list[UnitState], at: int) -> Dist:
-    """The states ``wound_counts`` wounds leave from ``path[at]`` on a path whose
-    every wound goes through (:meth:`~.casualties.IndexedKernel.certain_path`:
-    no save, no Feel No Pain), counters left at 0: k wounds reach
-    ``path[min(at + k, last)]``. The Dist of the wounds run one at a time,
-    counters cleared, outcomes in the same order (those of ``wound_counts``).
-    O(wound counts), charged as the mixture it replaces."""
-    last = len(path) - 1
-    charge(len(wound_counts), wound_counts.denominator.bit_length())
-    return wound_counts.map(lambda k: path[at + k if at + k < last else last])
 
 
 Allocations = dict[tuple, tuple[list[AllocModel], IndexedKernel]]
@@ -301,13 +310,19 @@ def _allocation(kept: Allocations, target: Unit, ap: int | None, cover: bool, st
     first, Look Out, Sir, Focus Fire, Instant Death) on ``target``, kept in
     ``kept`` per (AP, cover, Strength, Focus Fire): an attack from many target
     states (one per state a kernel meets) computes the kernel once per
-    target state, and the chain of wounds from a state once. O(models) when new."""
+    target state, and the chain of wounds from a state once. Attacks whose
+    saves and damage come out the same on every model (a bolter and a plasma
+    gun on models whose armour neither lets through) share one kernel. O(models) when new."""
     key = (ap, cover, strength, focus_fire)
     got = kept.get(key)
     if got is None:
         models = alloc_models(target, ap, cover, strength)
-        got = kept[key] = (models, allocation_kernel(models, recipient(target, focus_fire),
-                                                     instant_death_damage(target, strength)))
+        damage = instant_death_damage(target, strength)
+        same = (tuple(models), tuple(damage), focus_fire)
+        got = kept.get(same)
+        if got is None:
+            got = kept[same] = (models, allocation_kernel(models, recipient(target, focus_fire), damage))
+        kept[key] = got
     return got
 
 

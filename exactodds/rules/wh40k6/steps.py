@@ -22,7 +22,7 @@ from .engagement import (
     FALLS_BACK, LOCKED, SWEPT, Engagement, Rounds, assault_kernels, check_assault,
 )
 from .firing import (
-    Pinning, Sides, alive_per_line, can_shoot, cleared, fire_both_pipeline, fire_pipeline, fired_cleared,
+    Pinning, Sides, alive_per_line, can_shoot, cleared, fire_both_pipeline, fire_pipeline,
     gets_hot_unit, hot_attack_work, pinning_labels, settled, track_pinning, weapon_groups, weapon_order,
 )
 from .morale import FAIL, NO_FEAR, leadership_in_play, p_fails_test, rules_in_play, test_against
@@ -326,8 +326,7 @@ class Shoot:
                 out = track_pinning(pipe, pins, unsaved)(Dist.constant(Pinning(start))).map(
                     lambda p: (*end(p.state), p.wounded))
             else:
-                out = (fired_cleared(pipe, ts).map(lambda s: (s, fs, False)) if not hot
-                       else pipe(Dist.constant(start)).map(lambda s: (*end(s), False)))
+                out = pipe(Dist.constant(start)).map(lambda s: (*end(s), False))
             memo[key] = out
             return out
 
