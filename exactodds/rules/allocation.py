@@ -20,7 +20,7 @@ states number at most the unit's total wounds + 1 (times the counters).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
@@ -134,10 +134,15 @@ def alive_per_line(line_of: Sequence[int], lines: int, wounds: Sequence[int]) ->
 def closest_first(state: UnitState, eligible: Callable[[int], bool] = lambda i: True) -> Dist:
     """The first model still in play (models are listed closest first), among
     the ``eligible`` ones; ``Dist.constant(None)`` when none is left."""
+    return Dist.constant(closest_in_play(state, eligible))
+
+
+def closest_in_play(state: UnitState, eligible: Callable[[int], bool] = lambda i: True) -> int | None:
+    """:func:`closest_first`'s model itself (None when none is left). O(models)."""
     for i, w in enumerate(state.wounds):
         if w > 0 and eligible(i):
-            return Dist.constant(i)
-    return Dist.constant(None)
+            return i
+    return None
 
 
 def wounded_first(state: UnitState, models: Sequence[AllocModel]) -> Dist:
@@ -190,8 +195,8 @@ def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dam
     """
     _check_models(models)
     dmgs = _damage_per_model(damage, len(models))
-    chances: dict[AllocModel, Fraction] = {}  # one per distinct model: a unit's lines repeat theirs
-    p_through = [chances[m] if m in chances else chances.setdefault(m, m.p_unsaved()) for m in models]
+    chances: dict[int, Fraction] = {}  # one per model object (held by ``models``): a unit's lines repeat theirs
+    p_through = [chances[id(m)] if id(m) in chances else chances.setdefault(id(m), m.p_unsaved()) for m in models]
 
     def hit_model(state: UnitState, i: int | None) -> Dist:
         if i is None:
@@ -201,9 +206,8 @@ def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dam
         def damaged(d: int) -> UnitState:
             wounds = list(state.wounds)
             wounds[i] = max(0, wounds[i] - d)
-            return replace(state, wounds=tuple(wounds),
-                           unsaved=state.unsaved + 1 if track_unsaved else state.unsaved,
-                           marked=state.marked | {i} if mark else state.marked)
+            return UnitState(tuple(wounds), state.unsaved + 1 if track_unsaved else state.unsaved,
+                             state.marked | {i} if mark else state.marked)
 
         through = dmgs[i].map(damaged)
         if p == 1:

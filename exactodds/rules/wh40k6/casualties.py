@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
-from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, closest_first, wound_kernel
+from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, closest_in_play, wound_kernel
 from ...core.checks import whole_number
 from ..common import best_save, majority
 from .units import Melee, Model, Unit, require_type
@@ -182,7 +182,7 @@ def recipient(unit: Unit, focus_fire: int | str | None = None, look_out_sir: boo
         return Dist.bernoulli(p_moved, success=other, failure=first)
 
     def choose(state: UnitState) -> Dist:
-        return closest_first(state, eligible.__getitem__).then(lambda first: attempt(state, first))
+        return attempt(state, closest_in_play(state, eligible.__getitem__))  # closest first, then Look Out, Sir
 
     return choose
 

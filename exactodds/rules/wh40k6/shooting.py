@@ -318,7 +318,10 @@ def _allocation(kept: Allocations, target: Unit, ap: int | None, cover: bool, st
     if got is None:
         models = alloc_models(target, ap, cover, strength)
         damage = instant_death_damage(target, strength)
-        same = (tuple(models), tuple(damage), focus_fire)
+        lines = [0]  # the first model of each line (alloc_models gives a line's models one object)
+        for m in target.models[:-1]:
+            lines.append(lines[-1] + m.count)
+        same = (tuple(models[i] for i in lines), tuple(damage), focus_fire)
         got = kept.get(same)
         if got is None:
             got = kept[same] = (models, allocation_kernel(models, recipient(target, focus_fire), damage))
