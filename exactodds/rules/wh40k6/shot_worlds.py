@@ -8,8 +8,11 @@ A shot changes the firing unit's state, the target's state and status and the
 phase's marks; the rest of a world passes through. So each world is split in
 its part read by the shot (both units' states and statuses) and the rest: the
 shot's outcomes (target state, firer state, target status) are computed once
-per distinct part, the rest numbered once per world, and the weights summed
-on (rest number, outcome) pairs; a world is built once per distinct pair.
+per distinct part, the rest numbered once per world, the worlds of one part
+and one rest summed into one row (at the end of a phase the marks are
+cleared: the worlds that differed only in them share a rest), and the
+weights summed on (rest number, outcome) pairs; a world is built once per
+distinct pair.
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ class ShotWorlds:
     which nothing is fired, goes through ``kernel`` itself.
 
     Cost: O(worlds x units) to split them, one ``moves`` per distinct part,
-    O(sum of the outcomes' counts) big-integer multiply-adds (metered as
-    :meth:`Dist.then` meters them), one world built per distinct outcome."""
+    O(sum over the distinct (part, rest) rows of their outcomes' counts)
+    big-integer multiply-adds (metered as :meth:`Dist.then` meters them), one
+    world built per distinct outcome."""
 
     def __init__(self, kernel: Kernel, f: int, t: int, moves: Moves, tested: Collection[int],
                  ends_phase: bool) -> None:
