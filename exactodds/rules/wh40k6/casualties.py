@@ -276,13 +276,13 @@ class IndexedKernel:
         Feel No Pain roll, Look Out, Sir: the wound branches). After k
         applications the state is then path[min(position + k, last)], its
         counter cleared. The path is shared by the states on it (one list, each
-        with its position): O(1) memoised, O(m) kernel calls (memoised) the
-        first time for a path of m states."""
+        with its position): O(1) memoised, O(m) kernel calls the first time for
+        a path of m states."""
         walked: list[UnitState] = []
         state = start
         while state not in self._paths:
-            d = self._step(self._id(state)).weights()
-            nxt = self._states[next(iter(d))] if len(d) == 1 else None
+            d = self._kernel(state)  # once per state: its path is kept
+            nxt = next(iter(d.weights())) if len(d) == 1 else None
             if nxt == state:  # absorbing
                 self._paths[state] = ([state], 0)
                 break

@@ -123,8 +123,8 @@ def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None =
     per state: each distinct state costs the allocation of one shooting
     pipeline (see :func:`~.shooting.shooting_pipeline`), its hits computed
     once and its wounds once per roll needed (:class:`~.shooting.Resolution`).
-    ``kept``: the wound kernels
-    kept for the target, shared by the groups of one attack (default: this group's own)."""
+    ``kept``: the wound kernels kept for the target, shared by the groups of one
+    attack (default: this group's own)."""
     memo: dict[UnitState, Dist] = {}
     # one wound kernel for every state: each state's chain of wounds computed once
     kept = {} if kept is None else kept
