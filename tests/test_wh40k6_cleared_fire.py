@@ -2,7 +2,8 @@
 states a wound that always goes through follows (``IndexedKernel.certain_path``),
 and the groups run on the whole distribution of target states with their
 counters cleared (``fire_pipeline(..., counted=False)``), which give exactly
-the counted pipeline's Dist with its counters cleared, outcomes in the same order."""
+the counted pipeline's Dist with its counters cleared, outcomes in the same order;
+the wounds of binomial hits as one binomial."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import pytest
 from exactodds.core import Dist
 from exactodds.profiles.wh40k6 import load_unit
 from exactodds.rules.allocation import UnitState, cleared
-from exactodds.rules.wh40k6 import Model, Unit, alloc_models, instant_death_damage, recipient
+from exactodds.rules.wh40k6 import Model, Shooting, Unit, alloc_models, instant_death_damage, recipient
 from exactodds.rules.wh40k6.casualties import allocation_kernel
 from exactodds.rules.wh40k6.firing import fire_pipeline
+from exactodds.rules.wh40k6.shooting import Resolution
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "40k6"
 
@@ -83,3 +85,25 @@ def test_cleared_groups_from_several_states_and_a_destroyed_one() -> None:
     counted = fire_pipeline(shooter, unit, distance=F(10))(start).map(cleared)
     fast = fire_pipeline(shooter, unit, distance=F(10), counted=False)(start)
     assert list(fast.weights().items()) == list(counted.weights().items())
+
+
+@pytest.mark.parametrize("attack", [
+    Shooting(6, 4, bs=4),
+    Shooting(3, 4, bs=3, snap=True),
+    Shooting(2, 5, bs=4, reroll_failed=True, random_shots="D3"),
+    Shooting(4, 3, bs=5, poisoned=4),
+    Shooting(2, 4, bs=4, salvo=(2, 3), moved=True),
+])
+def test_wounds_of_binomial_hits_in_one_binomial(attack: Shooting) -> None:
+    # Binomial(shots, p) hits each wounding with chance q: Binomial(shots, p q) wounds
+    unit = Unit((one(name="Boy", count=4, save=6),))
+    shot = Resolution(attack, unit)
+    want = shot.wounds(shot.state0)
+    pairs, total = shot._wound_table(shot.state0)
+    assert (list(pairs), total) == (list(want.weights().items()), want.denominator)
+
+
+def test_wounds_in_one_binomial_exactly() -> None:
+    # two BS 4 shots (2/3) at S4 against T4 (1/2): each wounds with chance 1/3
+    shot = Resolution(Shooting(2, 4, bs=4), Unit((one(name="Boy", count=4),)))
+    assert shot._wound_table(shot.state0) == (((0, 4), (1, 4), (2, 1)), 9)

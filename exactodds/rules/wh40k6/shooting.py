@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...core.limits import state_units, work_meter
@@ -92,6 +93,15 @@ def to_hit(attack: Firing) -> Callable[[int], Dist]:
         return lambda n: reroll_up_to(n, k, p, p)
     p = hit_chance(attack.bs, snap, attack.reroll_all_hits(), "preferred-enemy" in attack.rules)
     return lambda n: successes(n, p)
+
+
+def binomial_hit_chance(attack: Firing) -> Fraction | None:
+    """P(one shot hits) when :func:`to_hit` is Binomial(shots, p): a weapon that
+    rolls to hit with no master-crafted reroll; else None. O(1)."""
+    if attack.weapon_type != "normal" or attack.master_crafted is not None:
+        return None
+    assert attack.bs is not None
+    return hit_chance(attack.bs, attack.fires_snap(), attack.reroll_all_hits(), "preferred-enemy" in attack.rules)
 
 
 def hits(attack: Firing) -> Dist:
@@ -181,6 +191,7 @@ class Resolution:
         self._wounds: dict[int | None, Dist] = {}
         self._wound_tables: dict[int | None, Table[int]] = {}
         self._hits: Dist | None = None
+        self._p_hit = binomial_hit_chance(attack)
         # one Toughness in the unit: the majority whatever the models in play, found once
         self._toughness = (majority_toughness(target, self.state0)
                            if len({m.toughness for m in target.models}) == 1 else None)
@@ -283,11 +294,20 @@ class Resolution:
         return [(states[at + k if at + k < last else last], v) for k, v in pairs], total
 
     def _wound_table(self, state0: UnitState) -> Table[int]:
-        """:meth:`wounds` against ``state0`` as a weight table, made once per roll needed. O(1) when made."""
+        """:meth:`wounds` against ``state0`` as a weight table, made once per roll needed.
+        When the hits are Binomial(shots, p) and a wound roll is plain (no
+        Rending), a hit wounds with chance q and the wounds are Binomial(shots,
+        p q): one binomial per shot count instead of one per hit count (the
+        same Dist, outcomes in the same order: from 0 up). O(1) when made, else
+        O(shots) binomials."""
         needed = self._needed(state0)
         got = self._wound_tables.get(needed)
         if got is None:
-            d = self.wounds(state0)
+            if self._p_hit is None or self.rending:
+                d = self.wounds(state0)
+            else:
+                p = self._p_hit * wound_die(needed, self.attack.rules, self.attack.ap).pmf(WOUND)
+                d = self.attack.shot_counts().then(partial(successes, p=p))
             got = self._wound_tables[needed] = (tuple(d.weights().items()), d.denominator)
         return got
 
