@@ -52,7 +52,9 @@ class AllocModel:
 
     def p_unsaved(self) -> Fraction:
         """P(a wound allocated to this model gets through save and mitigation)."""
-        return (1 - self.save.chance()) * (1 - self.mitigation.chance())
+        through = 1 - self.save.chance()
+        mitigated = self.mitigation.chance()
+        return through * (1 - mitigated) if mitigated else through
 
 
 @dataclass(frozen=True, order=True)
