@@ -137,3 +137,12 @@ def test_stage_option_and_unknown_stage() -> None:
     assert json.loads(ok.stdout)["query"]["steps"] == ["orks test"]
     bad = cli("scenario", str(SC / "firefight.toml"), "--stage", "nope")
     assert bad.returncode == 2 and "stages are" in bad.stderr
+
+
+def test_a_unit_file_named_twice_gives_two_equal_units() -> None:
+    from exactodds.profiles.scenario import load_scenario
+
+    sc = load_scenario(SC / "two_units_five_turns.toml")
+    assert list(sc.units) == ["alpha", "bravo", "orks"]
+    assert sc.units["alpha"] == sc.units["bravo"]
+    assert sc.units["alpha"].size == 10 and sc.units["orks"].size == 20

@@ -126,6 +126,7 @@ def _units(doc: dict, path: Path, files: ScenarioFiles) -> dict[str, Any]:
     assert files.load_unit is not None and files.unit_from_doc is not None
     tables = require(doc, "units", dict, path)
     units: dict[str, Any] = {}
+    read: dict[Path, Any] = {}  # a file named by several units is read once (this call only)
     for name, u in tables.items():
         where = f"units.{name}"
         problem = unit_name_problem(name, list(tables))
@@ -136,7 +137,10 @@ def _units(doc: dict, path: Path, files: ScenarioFiles) -> dict[str, Any]:
         if "file" in u:
             no_unknown_keys(u, {"file"}, path, where)
             file = require(u, "file", str, path, where)
-            units[name] = files.load_unit(unit_file(path, file))
+            where_file = unit_file(path, file)
+            if where_file not in read:
+                read[where_file] = files.load_unit(where_file)
+            units[name] = read[where_file]
         else:
             units[name] = files.unit_from_doc(u, path, name)
     return units

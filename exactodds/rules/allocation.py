@@ -20,7 +20,7 @@ states number at most the unit's total wounds + 1 (times the counters).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
@@ -52,7 +52,9 @@ class AllocModel:
 
     def p_unsaved(self) -> Fraction:
         """P(a wound allocated to this model gets through save and mitigation)."""
-        return (1 - self.save.chance()) * (1 - self.mitigation.chance())
+        through = 1 - self.save.chance()
+        mitigated = self.mitigation.chance()
+        return through * (1 - mitigated) if mitigated else through
 
 
 @dataclass(frozen=True, order=True)
@@ -89,6 +91,11 @@ class UnitState:
     def survivors(self) -> int:
         """How many models are left."""
         return sum(1 for w in self.wounds if w > 0)
+
+
+def cleared(state: UnitState) -> UnitState:
+    """``state`` with its unsaved-wound counter at 0 (the same object when it is already)."""
+    return state if not state.unsaved else UnitState(state.wounds, 0, state.marked)
 
 
 H = TypeVar("H", bound=Hashable)
@@ -129,10 +136,15 @@ def alive_per_line(line_of: Sequence[int], lines: int, wounds: Sequence[int]) ->
 def closest_first(state: UnitState, eligible: Callable[[int], bool] = lambda i: True) -> Dist:
     """The first model still in play (models are listed closest first), among
     the ``eligible`` ones; ``Dist.constant(None)`` when none is left."""
+    return Dist.constant(closest_in_play(state, eligible))
+
+
+def closest_in_play(state: UnitState, eligible: Callable[[int], bool] = lambda i: True) -> int | None:
+    """:func:`closest_first`'s model itself (None when none is left). O(models)."""
     for i, w in enumerate(state.wounds):
         if w > 0 and eligible(i):
-            return Dist.constant(i)
-    return Dist.constant(None)
+            return i
+    return None
 
 
 def wounded_first(state: UnitState, models: Sequence[AllocModel]) -> Dist:
@@ -154,13 +166,16 @@ def _damage_per_model(damage: Damage, n_models: int) -> list[Dist]:
     if isinstance(damage, (list, tuple)):
         if len(damage) != n_models:
             raise InputError(f"damage per model needs {n_models} entries, not {len(damage)}")
-        per = [d if isinstance(d, Dist) else Dist.constant(d) for d in damage]
+        given = list(damage)
     else:
-        per = [damage if isinstance(damage, Dist) else Dist.constant(damage)] * n_models
-    for dmg in per:
-        if any(not is_whole(x) or x < 0 for x in dmg.support()):
-            raise InputError("damage must be whole numbers 0 or more")
-    return per
+        given = [damage] * n_models
+    made: dict[Any, Dist] = {}  # each distinct damage made and checked once: O(models + distinct x outcomes)
+    for d in given:
+        if d not in made:
+            dmg = made[d] = d if isinstance(d, Dist) else Dist.constant(d)
+            if any(not is_whole(x) or x < 0 for x in dmg.support()):
+                raise InputError("damage must be whole numbers 0 or more")
+    return [made[d] for d in given]
 
 
 def _check_models(models: Any) -> None:
@@ -182,7 +197,8 @@ def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dam
     """
     _check_models(models)
     dmgs = _damage_per_model(damage, len(models))
-    p_through = [m.p_unsaved() for m in models]
+    chances: dict[int, Fraction] = {}  # one per model object (held by ``models``): a unit's lines repeat theirs
+    p_through = [chances[id(m)] if id(m) in chances else chances.setdefault(id(m), m.p_unsaved()) for m in models]
 
     def hit_model(state: UnitState, i: int | None) -> Dist:
         if i is None:
@@ -192,9 +208,8 @@ def wound_kernel(models: Sequence[AllocModel], recipient: Recipient, damage: Dam
         def damaged(d: int) -> UnitState:
             wounds = list(state.wounds)
             wounds[i] = max(0, wounds[i] - d)
-            return replace(state, wounds=tuple(wounds),
-                           unsaved=state.unsaved + 1 if track_unsaved else state.unsaved,
-                           marked=state.marked | {i} if mark else state.marked)
+            return UnitState(tuple(wounds), state.unsaved + 1 if track_unsaved else state.unsaved,
+                             state.marked | {i} if mark else state.marked)
 
         through = dmgs[i].map(damaged)
         if p == 1:

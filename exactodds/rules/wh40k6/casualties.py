@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
-from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, closest_first, wound_kernel
+from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, closest_in_play, wound_kernel
 from ...core.checks import whole_number
 from ..common import best_save, majority
 from .units import Melee, Model, Unit, require_type
@@ -61,12 +61,12 @@ def alloc_models(unit: Unit, ap: int | None, cover_allowed: bool = True,
     if strength is not None:
         whole_number(strength, "Strength", 1, 10)
     out = []
-    for m in unit.expanded():
+    for m in unit.models:  # one per line, repeated for its models: O(lines + models)
         fnp = Target.fail()
         if strength is not None and m.feel_no_pain is not None and not causes_instant_death(m, strength):
             fnp = Target.at_least(m.feel_no_pain)
-        out.append(AllocModel(m.wounds, best_save(m.save, ap, m.cover if cover_allowed else None, m.invulnerable),
-                              fnp))
+        out += [AllocModel(m.wounds, best_save(m.save, ap, m.cover if cover_allowed else None, m.invulnerable),
+                           fnp)] * m.count
     return out
 
 
@@ -182,7 +182,7 @@ def recipient(unit: Unit, focus_fire: int | str | None = None, look_out_sir: boo
         return Dist.bernoulli(p_moved, success=other, failure=first)
 
     def choose(state: UnitState) -> Dist:
-        return closest_first(state, eligible.__getitem__).then(lambda first: attempt(state, first))
+        return attempt(state, closest_in_play(state, eligible.__getitem__))  # closest first, then Look Out, Sir
 
     return choose
 
@@ -208,6 +208,7 @@ class IndexedKernel:
         self._births: dict[UnitState, tuple[tuple[UnitState, ...], Fraction | None] | None] = {}
         self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
         self._saved: dict[int, tuple[Fraction, list[Dist]] | None] = {}
+        self._paths: dict[UnitState, tuple[list[UnitState], int] | None] = {}
 
     def _step(self, i: int) -> Dist:
         d = self._memo.get(i)
@@ -266,6 +267,36 @@ class IndexedKernel:
         states = self._states
         got = self._saved[i0] = (q or Fraction(0), [c.map(states.__getitem__) for c in chain])
         return got
+
+    def certain_path(self, start: UnitState) -> tuple[list[UnitState], int] | None:
+        """When from ``start`` (its counter at 0) every application moves the state
+        to one next state, counting one unsaved wound, until a state it leaves
+        as it is (no model left to take the wound): (the states of that path,
+        counters at 0, and ``start``'s position in it); else None (a save, a
+        Feel No Pain roll, Look Out, Sir: the wound branches). After k
+        applications the state is then path[min(position + k, last)], its
+        counter cleared. The path is shared by the states on it (one list, each
+        with its position): O(1) memoised, O(m) kernel calls the first time for
+        a path of m states."""
+        walked: list[UnitState] = []
+        state = start
+        while state not in self._paths:
+            d = self._kernel(state)  # once per state: its path is kept
+            nxt = next(iter(d.weights())) if len(d) == 1 else None
+            if nxt == state:  # absorbing
+                self._paths[state] = ([state], 0)
+                break
+            if nxt is None or nxt.unsaved != state.unsaved + 1 or nxt.marked != state.marked:
+                self._paths[state] = None
+                break
+            walked.append(state)
+            state = UnitState(nxt.wounds, 0, nxt.marked)
+        rest = self._paths[state]
+        if walked:
+            got = None if rest is None else (walked + rest[0][rest[1]:], 0)
+            for i, s in enumerate(walked):
+                self._paths[s] = None if got is None else (got[0], i)
+        return self._paths[start]
 
     def birth_chain(self, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
         """The states s_0 = ``start``, s_1, ... s_m and the chance p when, from

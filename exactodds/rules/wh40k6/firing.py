@@ -22,7 +22,9 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ...core import Dist, InputError, Kernel, Pipeline, Run, Step, check_size
-from ..allocation import UnitState, alive_per_line as count_alive
+from ...core.limits import charge
+from ...core.tables import Table, mix
+from ..allocation import UnitState, alive_per_line as count_alive, cleared
 from .casualties import start_state
 from .gets_hot import Firer, apply_losses, gets_hot, per_model_shots, removed_last, volley, volley_removed
 from .shooting import Allocations, Resolution
@@ -113,15 +115,19 @@ def group_attack(group: Group, snap: bool = False, moved: bool = False, range: s
     return w.attack(group.models, group.bs, snap=snap, moved=moved, range=rng)
 
 
-def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None = None) -> Kernel:
+def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None = None,
+                  kept: Allocations | None = None) -> Kernel:
     """One group's attack as a kernel on the target's state: the state after
     hits, wounds (against the majority Toughness of the models in play),
     allocation and saves; a target with no model left is unchanged. Memoised
     per state: each distinct state costs the allocation of one shooting
     pipeline (see :func:`~.shooting.shooting_pipeline`), its hits computed
-    once and its wounds once per roll needed (:class:`~.shooting.Resolution`)."""
+    once and its wounds once per roll needed (:class:`~.shooting.Resolution`).
+    ``kept``: the wound kernels kept for the target, shared by the groups of one
+    attack (default: this group's own)."""
     memo: dict[UnitState, Dist] = {}
-    kept: Allocations = {}  # one wound kernel for every state: each state's chain of wounds computed once
+    # one wound kernel for every state: each state's chain of wounds computed once
+    kept = {} if kept is None else kept
     made: list[Resolution] = []  # made at the first state in play, as the pipeline was (its checks then)
 
     def kernel(state: UnitState) -> Dist:
@@ -137,6 +143,41 @@ def attack_kernel(attack: Shooting, target: Unit, focus_fire: int | str | None =
         return got
 
     return kernel
+
+
+def cleared_step(attack: Shooting, target: Unit, focus_fire: int | str | None = None,
+                 kept: Allocations | None = None) -> Callable[[Dist], Dist]:
+    """One group's attack on a distribution of the target's states, as
+    ``dist.then(attack_kernel(...))`` with every counter cleared (:func:`cleared`),
+    outcomes in the same order: each distinct state's outcomes a weight table
+    (:meth:`~.shooting.Resolution.table_after`), the tables mixed over their
+    least common total (:func:`~exactodds.core.tables.mix`) with no Dist per
+    state. Memoised per state. Cost: O(sum of the tables' sizes) multiply-adds,
+    metered as :meth:`Dist.then` meters them, and one table per new state."""
+    tables: dict[UnitState, Table[UnitState]] = {}
+    made: list[Resolution] = []  # made at the first state in play, as the pipeline was (its checks then)
+    kept = {} if kept is None else kept
+
+    def step(dist: Dist) -> Dist:
+        parts = []
+        terms = 0
+        for state, w in dist.weights().items():
+            got = tables.get(state)
+            if got is None:
+                if not state.alive():
+                    got = [(cleared(state), 1)], 1
+                else:
+                    if not made:
+                        made.append(Resolution(attack, target, focus_fire, state, kept))
+                    got = made[0].table_after(state)
+                tables[state] = got
+            parts.append((w, got))
+            terms += len(got[0])
+        out, lcm = mix(parts)
+        charge(terms, dist.denominator.bit_length() + lcm.bit_length())
+        return Dist._make(out, dist.denominator * lcm)
+
+    return step
 
 
 def _firing(firer: Unit, target: Unit, alive: Sequence[int] | None, order: Sequence[str] | None, snap: bool,
@@ -164,24 +205,29 @@ def _firing(firer: Unit, target: Unit, alive: Sequence[int] | None, order: Seque
 
 def fire_pipeline(firer: Unit, target: Unit, alive: Sequence[int] | None = None, order: Sequence[str] | None = None,
                   focus_fire: int | str | None = None, snap: bool = False, moved: bool = False,
-                  range: str | None = None, distance: Fraction | None = None) -> Pipeline:
+                  range: str | None = None, distance: Fraction | None = None, counted: bool = True) -> Pipeline:
     """One shooting attack of ``firer``'s weapons at ``target``, one step per
     weapon group (named after it, e.g. ``"bolter x8 (BS 4)"``), in firing order.
 
     Cost: the sum over the groups of (distinct target states before the group)
     x (one shooting pipeline from that state); the distinct states are at most
     the target's total wounds + 1 without Look Out, Sir or Instant Death.
+    ``counted=False``: every state's unsaved-wound counter cleared, after
+    each group too (:func:`cleared_step`), for a caller that reads none: the
+    next group then meets one state per wounds left, not one per (wounds
+    left, unsaved wounds so far); the final Dist is ``pipe(start)``'s with its
+    counters cleared, outcomes in the same order (a group's kernel reads the
+    wounds left, never the counter).
     """
     steps = []
+    kept: Allocations = {}  # the groups' wound kernels on the target: one per distinct saves and damage
     for group, attack in _firing(firer, target, alive, order, snap, moved, range, distance):
-        steps.append(Step.kernel(group.label, attack_kernel(attack, target, focus_fire),
-                                 f"{group.label} fires at {target.name}"))
+        doc = f"{group.label} fires at {target.name}"
+        if counted:
+            steps.append(Step.kernel(group.label, attack_kernel(attack, target, focus_fire, kept), doc))
+        else:
+            steps.append(Step.whole(group.label, cleared_step(attack, target, focus_fire, kept), doc))
     return Pipeline(tuple(steps))
-
-
-def cleared(state: UnitState) -> UnitState:
-    """``state`` with its unsaved-wound counter at 0 (the same object when it is already)."""
-    return state if not state.unsaved else UnitState(state.wounds, 0, state.marked)
 
 
 class Sides(NamedTuple):

@@ -18,11 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 
 from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...core.limits import state_units, work_meter
+from ...core.tables import Table
 from ...dice import Target, pool_counts, reroll_up_to, successes
-from ..allocation import AllocModel, UnitState
+from ..allocation import AllocModel, UnitState, cleared
 from .casualties import (
     IndexedKernel, alloc_models, allocation_kernel, check_focus_fire, instant_death_damage, majority_toughness,
     recipient, start_state,
@@ -91,6 +93,15 @@ def to_hit(attack: Firing) -> Callable[[int], Dist]:
         return lambda n: reroll_up_to(n, k, p, p)
     p = hit_chance(attack.bs, snap, attack.reroll_all_hits(), "preferred-enemy" in attack.rules)
     return lambda n: successes(n, p)
+
+
+def binomial_hit_chance(attack: Firing) -> Fraction | None:
+    """P(one shot hits) when :func:`to_hit` is Binomial(shots, p): a weapon that
+    rolls to hit with no master-crafted reroll; else None. O(1)."""
+    if attack.weapon_type != "normal" or attack.master_crafted is not None:
+        return None
+    assert attack.bs is not None
+    return hit_chance(attack.bs, attack.fires_snap(), attack.reroll_all_hits(), "preferred-enemy" in attack.rules)
 
 
 def hits(attack: Firing) -> Dist:
@@ -178,7 +189,9 @@ class Resolution:
         check_size(state_units(wound_weights, 8 * shots), f"the wound rolls of {shots} shots")
         self._kernels: dict[int | None, Callable[[int], Dist]] = {}
         self._wounds: dict[int | None, Dist] = {}
+        self._wound_tables: dict[int | None, Table[int]] = {}
         self._hits: Dist | None = None
+        self._p_hit = binomial_hit_chance(attack)
         # one Toughness in the unit: the majority whatever the models in play, found once
         self._toughness = (majority_toughness(target, self.state0)
                            if len({m.toughness for m in target.models}) == 1 else None)
@@ -264,6 +277,40 @@ class Resolution:
             state0 = self.check_start(state)
             return self.unsaved(self.wounds(state0), state0)
 
+    def table_after(self, state: UnitState) -> Table[UnitState]:
+        """:meth:`after` from ``state``, counters left at 0, as a weight table:
+        when every wound goes through (:meth:`~.casualties.IndexedKernel.certain_path`),
+        the wounds' weights put on the path's states with no Dist built per
+        state, O(wound counts); else :meth:`after`'s Dist, its counters cleared.
+        Outcomes in :meth:`after`'s order (repeated where the path ends)."""
+        state0 = self.check_start(state)
+        path = None if self.rending else self.own.certain_path(state0)
+        if path is None:
+            d = self.after(state)
+            return [(cleared(s), v) for s, v in d.weights().items()], d.denominator
+        states, at = path
+        last = len(states) - 1
+        pairs, total = self._wound_table(state0)
+        return [(states[at + k if at + k < last else last], v) for k, v in pairs], total
+
+    def _wound_table(self, state0: UnitState) -> Table[int]:
+        """:meth:`wounds` against ``state0`` as a weight table, made once per roll needed.
+        When the hits are Binomial(shots, p) and a wound roll is plain (no
+        Rending), a hit wounds with chance q and the wounds are Binomial(shots,
+        p q): one binomial per shot count instead of one per hit count (the
+        same Dist, outcomes in the same order: from 0 up). O(1) when made, else
+        O(shots) binomials."""
+        needed = self._needed(state0)
+        got = self._wound_tables.get(needed)
+        if got is None:
+            if self._p_hit is None or self.rending:
+                d = self.wounds(state0)
+            else:
+                p = self._p_hit * wound_die(needed, self.attack.rules, self.attack.ap).pmf(WOUND)
+                d = self.attack.shot_counts().then(partial(successes, p=p))
+            got = self._wound_tables[needed] = (tuple(d.weights().items()), d.denominator)
+        return got
+
     def after_hits(self, state: UnitState, hits: int) -> Dist:
         """The ``"unsaved wounds"`` stage of :func:`shooting_pipeline` from ``state``
         run from ``hits`` hits (its wound and unsaved steps). O(allocation from
@@ -283,13 +330,22 @@ def _allocation(kept: Allocations, target: Unit, ap: int | None, cover: bool, st
     first, Look Out, Sir, Focus Fire, Instant Death) on ``target``, kept in
     ``kept`` per (AP, cover, Strength, Focus Fire): an attack from many target
     states (one per state a kernel meets) computes the kernel once per
-    target state, and the chain of wounds from a state once. O(models) when new."""
+    target state, and the chain of wounds from a state once. Attacks whose
+    saves and damage come out the same on every model (a bolter and a plasma
+    gun on models whose armour neither lets through) share one kernel. O(models) when new."""
     key = (ap, cover, strength, focus_fire)
     got = kept.get(key)
     if got is None:
         models = alloc_models(target, ap, cover, strength)
-        got = kept[key] = (models, allocation_kernel(models, recipient(target, focus_fire),
-                                                     instant_death_damage(target, strength)))
+        damage = instant_death_damage(target, strength)
+        lines = [0]  # the first model of each line (alloc_models gives a line's models one object)
+        for m in target.models[:-1]:
+            lines.append(lines[-1] + m.count)
+        same = (tuple(models[i] for i in lines), tuple(damage), focus_fire)
+        got = kept.get(same)
+        if got is None:
+            got = kept[same] = (models, allocation_kernel(models, recipient(target, focus_fire), damage))
+        kept[key] = got
     return got
 
 

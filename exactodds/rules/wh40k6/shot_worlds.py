@@ -8,8 +8,11 @@ A shot changes the firing unit's state, the target's state and status and the
 phase's marks; the rest of a world passes through. So each world is split in
 its part read by the shot (both units' states and statuses) and the rest: the
 shot's outcomes (target state, firer state, target status) are computed once
-per distinct part, the rest numbered once per world, and the weights summed
-on (rest number, outcome) pairs; a world is built once per distinct pair.
+per distinct part, the rest numbered once per world, the worlds of one part
+and one rest summed into one row (at the end of a phase the marks are
+cleared: the worlds that differed only in them share a rest), and the
+weights summed on (rest number, outcome) pairs; a world is built once per
+distinct pair.
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ class ShotWorlds:
     which nothing is fired, goes through ``kernel`` itself.
 
     Cost: O(worlds x units) to split them, one ``moves`` per distinct part,
-    O(sum of the outcomes' counts) big-integer multiply-adds (metered as
-    :meth:`Dist.then` meters them), one world built per distinct outcome."""
+    O(sum over the distinct (part, rest) rows of their outcomes' counts)
+    big-integer multiply-adds (metered as :meth:`Dist.then` meters them), one
+    world built per distinct outcome."""
 
     def __init__(self, kernel: Kernel, f: int, t: int, moves: Moves, tested: Collection[int],
                  ends_phase: bool) -> None:
@@ -54,22 +58,30 @@ class ShotWorlds:
         parts: dict[tuple, Dist | None] = {}
         rests: dict[tuple, int] = {}
         rest_worlds: list[World] = []
-        rows: list[tuple[int, Any, int | None]] = []  # (weight, Dist, rest number or None: keyed by world)
+        rows: list[list[Any]] = []  # [weight, Dist, rest number or None: keyed by world]
+        row_of: dict[tuple, list[Any]] = {}  # (part, rest number) -> its row
         lcm, terms = 1, 0
         for w, weight in dist.weights().items():
             w0 = note_start(w, t)
             part = (w.units[f], w.units[t], w.statuses[f], w.statuses[t])
             shot = parts[part] if part in parts else parts.setdefault(part, moves(w0))
             if shot is None or (ends and any(i in tested for i, _ in w0.marks)):
-                d, r = self.kernel(w), None
+                d = self.kernel(w)
+                rows.append([weight, d, None])
             else:
                 rest = (w.units[:t] + w.units[t + 1:], w.statuses, () if ends else w0.marks)
                 r = rests.get(rest)
                 if r is None:
                     r = rests[rest] = len(rest_worlds)
                     rest_worlds.append(w0._replace(marks=rest[2]))
+                # worlds of one part and one rest (e.g. their marks cleared at the end of the
+                # phase) send the shot's outcomes to the same places: one row, their weights summed
+                row = row_of.get((part, r))
+                if row is not None:
+                    row[0] += weight
+                    continue
                 d = shot
-            rows.append((weight, d, r))
+                rows.append(row_of.setdefault((part, r), [weight, d, r]))
             lcm = math.lcm(lcm, d.denominator)
             terms += len(d.weights())
         charge(terms, dist.denominator.bit_length() + lcm.bit_length())

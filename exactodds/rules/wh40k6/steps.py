@@ -319,7 +319,7 @@ class Shoot:
             else:
                 if (alive, snap, down) not in pipes:
                     pipes[alive, snap, down] = fire_pipeline(firer, aim, alive, *turn, snap, self.moved, self.range,
-                                                             self.distance)
+                                                             self.distance, counted=bool(pins))
                 pipe, start = pipes[alive, snap, down], ts
             if pins:
                 unsaved = (lambda s: s.target.unsaved) if hot else (lambda s: s.unsaved)
