@@ -206,7 +206,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
 
     def end_number(a: _Side, d: _Side, statuses: tuple[str, str]) -> int:
         """The number of the engagement after the round (:func:`end_of_round`). O(1) when known."""
-        key = (a.state, d.state, statuses)
+        key = (a.number, d.number, statuses)
         got = numbered.get(key)
         if got is None:
             got = numbered[key] = numbers.number(end_of_round(a, d, statuses))
@@ -279,7 +279,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             at_pair = sid << 64 | base | d_id
             ends_list = pair_ends.get(at_pair)
             if ends_list is None:
-                ends_list = pair_ends[at_pair] = tuple(numbers.number(end_of_round(a, d, st)) for st in statuses)
+                ends_list = pair_ends[at_pair] = tuple(end_number(a, d, st) for st in statuses)
             got = ends_at[at] = len(pairs_of)
             pairs_of.append(tuple(zip(ends_list, scaled_weights)))
             end_lists.append(ends_list)
