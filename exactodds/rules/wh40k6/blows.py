@@ -24,6 +24,8 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
+from itertools import accumulate
+from math import gcd
 
 from ...core import Dist
 from ...core.tables import mix
@@ -137,6 +139,7 @@ class Striker:
         self._counts: dict[tuple[int, int, int], Dist] = {}
         self._chances: dict[tuple, tuple] = {}
         self._capped: dict[tuple[int, int], tuple[Dist, tuple[tuple[int, int], ...], int]] = {}
+        self._tails: dict[int, tuple[Dist, tuple[list[int], list[int]] | None]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
 
@@ -372,15 +375,37 @@ class Striker:
 
     def _on_chain(self, wounds: Dist, states: tuple[UnitState, ...]) -> Dist:
         """``wounds`` (a Dist over 0, 1, 2...) as the states of a birth chain: k
-        wounds reach ``states[min(k, last)]``. The weights, capped at the chain's
-        length and reduced, are kept per (Dist, length), shared by every chain
-        of that length. O(chain) when known, O(outcomes) the first time."""
-        key = (id(wounds), len(states))
+        wounds reach ``states[min(k, last)]`` (:meth:`_capped_weights`). O(chain)."""
+        pairs, total = self._capped_weights(wounds, len(states))
+        return Dist._make({states[k]: v for k, v in pairs}, total, reduce=False)
+
+    def _capped_weights(self, wounds: Dist, length: int) -> tuple[tuple[tuple[int, int], ...], int]:
+        """The weights of ``min(wounds, length - 1)``, reduced, in the order the
+        map would list them (first appearance): kept per (Dist, length), shared
+        by every chain of that length. With outcomes 0, 1, 2... in order (a
+        binomial), the capped weights are the first ``length - 1`` weights and
+        the sum of the rest, kept once per Dist as suffix sums: O(length) when
+        new, O(1) when known; else O(outcomes)."""
+        key = (id(wounds), length)
         got = self._capped.get(key)
         if got is None or got[0] is not wounds:
-            capped = wounds.map(lambda k: min(k, len(states) - 1))
-            got = self._capped[key] = (wounds, tuple(capped.weights().items()), capped.denominator)
-        return Dist._make({states[k]: v for k, v in got[1]}, got[2], reduce=False)
+            got = self._capped[key] = (wounds, *_capped(self._suffixes(wounds), wounds, length - 1))
+        return got[1], got[2]
+
+    def _suffixes(self, wounds: Dist) -> tuple[list[int], list[int]] | None:
+        """``wounds``' weights in order and their suffix sums, when its outcomes
+        are 0, 1, 2... in order; else None. O(outcomes) once per Dist."""
+        got = self._tails.get(id(wounds))
+        if got is None or got[0] is not wounds:
+            weights = wounds.weights()
+            tails = None
+            if all(k == i for i, k in enumerate(weights)):
+                values = list(weights.values())
+                sums = list(accumulate(reversed(values)))
+                sums.reverse()
+                tails = (values, sums)
+            got = self._tails[id(wounds)] = (wounds, tails)
+        return got[1]
 
     def _thinned_by(self, attacks: Dist, p: Fraction, p_then: Fraction) -> Dist:
         """:meth:`_thinned` at ``p x p_then``, memoised on the three objects (kept
@@ -438,3 +463,27 @@ class Striker:
             return ap2.run(Dist.constant(r), own.run(normal, result))
 
         return counts.map(lambda c: c[1]).then(by_rending)
+
+
+def _capped(tails: tuple[list[int], list[int]] | None, wounds: Dist, last: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The weights of ``min(wounds, last)`` reduced, over their total, in the
+    order of first appearance (``tails``: :meth:`Striker._suffixes`): the
+    first ``last`` weights and the suffix sum from ``last``, O(last) plus one
+    gcd pass; without ``tails`` merged one outcome at a time, O(outcomes)."""
+    total = wounds.denominator
+    if tails is None:
+        merged: dict[int, int] = {}
+        for k, v in wounds.weights().items():
+            k = min(k, last)
+            merged[k] = merged.get(k, 0) + v
+        pairs = list(merged.items())
+    else:
+        values, sums = tails
+        if last >= len(values) - 1:  # nothing capped: the Dist's own (reduced) weights
+            return tuple(enumerate(values)), total
+        pairs = [*enumerate(values[:last]), (last, sums[last])]
+    g = gcd(total, *(v for _, v in pairs))
+    if g > 1:
+        pairs = [(k, v // g) for k, v in pairs]
+        total //= g
+    return tuple(pairs), total
