@@ -139,6 +139,8 @@ class Striker:
         self._counts: dict[tuple[int, int, int], Dist] = {}
         self._chances: dict[tuple, tuple] = {}
         self._capped: dict[tuple[int, int], tuple[Dist, tuple[tuple[int, int], ...], int]] = {}
+        self._kills: dict[int, tuple[Fraction, Fraction]] = {}
+        self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
         self._tails: dict[int, tuple[Dist, tuple[list[int], list[int]] | None]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
@@ -271,18 +273,26 @@ class Striker:
         target state). O(1) when known."""
         who = self._who.get((initiative, own, choice, slow)) or self._strikers(initiative, own, choice, slow)
         if who[3]:
-            got = self._alone.get(foe)
-            if got is None:
-                got = self._alone[foe] = ((foe, 1),), 1
-            return got
+            return self.unchanged(foe)
         key = (initiative, who[4], foe)
         got = self._tables.get(key)
         if got is None:
+            got = self._chain_table(who[0], choice, foe) if not any(who[2]) else None
+            if got is not None:
+                self._tables[key] = got
+                return got
             d = self.strike(initiative, own, foe, choice, slow)
             got = self._by_dist.get(id(d))  # one table per distinct blows (the Dists are memoised)
             if got is None or got[0] is not d:
                 got = self._by_dist[id(d)] = (d, (tuple(d.weights().items()), d.denominator))
             got = self._tables[key] = got[1]
+        return got
+
+    def unchanged(self, foe: UnitState) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+        """The table of blows that leave the target in ``foe`` as it is: one per state. O(1)."""
+        got = self._alone.get(foe)
+        if got is None:
+            got = self._alone[foe] = ((foe, 1),), 1
         return got
 
     def run_table(self, steps: tuple[int, ...], own: UnitState, foe: UnitState, choice: Choice,
@@ -305,6 +315,60 @@ class Striker:
                 states, lcm = mix([(w, self.strike_table(i, own, st, choice, slow)) for st, w in states.items()])
                 total *= lcm
             got = self._runs[key] = (tuple(states.items()), total)
+        return got
+
+    def _chain_table(self, counts: list[int], choice: Choice, foe: UnitState) -> tuple | None:
+        """:meth:`_blows` as a table, without a Dist, when the lines striking
+        (``counts`` models per line, no Hammer of Wrath) strike alike and their
+        wounds thin on the target's birth chain (:meth:`_thins`): k wounds take
+        the chain to its state min(k, last), the weights those of the capped
+        binomial (:meth:`_capped_weights`). The same pairs, in the same order,
+        over the same total as :meth:`strike_table` from :meth:`_blows`. None
+        when the lines differ or the wounds do not thin (then :meth:`_blows`).
+        O(chain) when the binomial and the chain are known."""
+        if not any(foe.wounds):
+            return self.unchanged(foe)
+        target_ws, toughness = self._stats(foe)
+        group: list = []  # the lines' attacks summed, P(hit), blow
+        for j, n in enumerate(counts):
+            if not n:
+                continue
+            b = self.options[j][choice[j]]
+            attacks = self._attack_counts(j, n, b.extra_attacks)
+            if not max(attacks.support()):
+                continue
+            p_hit = self._p_hit(j, target_ws)
+            if not group:
+                group = [attacks, p_hit, b]
+            elif group[1] is p_hit and group[2] == b and self._on_birth_chain(foe, b, toughness, p_hit):
+                group[0] = self._summed(group[0], attacks)
+            else:
+                return None
+        if not group:
+            return self.unchanged(foe)
+        attacks, p_hit, b = group
+        chain = self._on_birth_chain(foe, b, toughness, p_hit)
+        if chain is None:
+            return None
+        states, p_kill = chain
+        known = self._kills.get(id(p_kill))  # equal chances as one object, so that _thinned_by knows them
+        if known is None or known[0] is not p_kill:
+            known = self._kills[id(p_kill)] = (p_kill, self._interned.setdefault(p_kill, p_kill))
+        pairs, total = self._capped_weights(self._thinned_by(attacks, self._chance(b, toughness, p_hit)[3], known[1]),
+                                            len(states))
+        return tuple([(states[k], v) for k, v in pairs]), total
+
+    def _on_birth_chain(self, foe: UnitState, b: Blow, toughness: int,
+                        p_hit: Fraction) -> tuple[tuple[UnitState, ...], Fraction] | None:
+        """The birth chain of ``foe`` under blow ``b``'s wounds when they thin
+        (:meth:`_thins`), else None. O(1) when known."""
+        _, _, thins, _, own = self._chance(b, toughness, p_hit)
+        if not thins:
+            return None
+        key = (id(own), foe)  # the kernels are kept (:meth:`kernel`): their ids are theirs
+        got = self._chain_of.get(key, self)
+        if got is self:
+            got = self._chain_of[key] = own.birth_chain(foe)
         return got
 
     def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:
