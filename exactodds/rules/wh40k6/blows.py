@@ -143,6 +143,7 @@ class Striker:
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
         self._tails: dict[int, tuple[Dist, tuple[list[int], list[int]] | None]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
+        self._stats_of: dict[UnitState, tuple[int, int]] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
 
     def initiatives(self, choice: Choice, slowed: bool) -> set[int]:
@@ -272,6 +273,11 @@ class Striker:
         table of one, one per target state); else memoised on (step, strikers,
         target state). O(1) when known."""
         who = self._who.get((initiative, own, choice, slow)) or self._strikers(initiative, own, choice, slow)
+        return self._table(initiative, who, own, foe, choice, slow)
+
+    def _table(self, initiative: int, who: tuple, own: UnitState, foe: UnitState, choice: Choice,
+               slow: frozenset[int]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+        """:meth:`strike_table` once ``who`` strikes is known (:meth:`_strikers`). O(1) when known."""
         if who[3]:
             return self.unchanged(foe)
         key = (initiative, who[4], foe)
@@ -306,13 +312,15 @@ class Striker:
         step the first time."""
         if len(steps) == 1:
             return self.strike_table(steps[0], own, foe, choice, slow)
-        key = (steps, tuple(self._strikers(i, own, choice, slow)[4] for i in steps), foe)
+        whos = [self._strikers(i, own, choice, slow) for i in steps]  # the same at every state of the run
+        key = (steps, tuple(who[4] for who in whos), foe)
         got = self._runs.get(key)
         if got is None:
             states: dict[UnitState, int] = {foe: 1}
             total = 1
-            for i in steps:
-                states, lcm = mix([(w, self.strike_table(i, own, st, choice, slow)) for st, w in states.items()])
+            table = self._table
+            for i, who in zip(steps, whos, strict=True):
+                states, lcm = mix([(w, table(i, who, own, st, choice, slow)) for st, w in states.items()])
                 total *= lcm
             got = self._runs[key] = (tuple(states.items()), total)
         return got
@@ -335,7 +343,7 @@ class Striker:
                 continue
             b = self.options[j][choice[j]]
             attacks = self._attack_counts(j, n, b.extra_attacks)
-            if not max(attacks.support()):
+            if not max(attacks.weights()):  # no Attacks at all
                 continue
             p_hit = self._p_hit(j, target_ws)
             if not group:
@@ -401,9 +409,13 @@ class Striker:
 
     def _stats(self, foe: UnitState) -> tuple[int, int]:
         """The target's majority WS and Toughness among its models in play. Memoised per Wounds left."""
-        got = self._target_stats.get(foe.wounds)
+        got = self._stats_of.get(foe)  # states keep their hash: O(1)
         if got is None:
-            got = self._target_stats[foe.wounds] = (majority_ws(self.target, foe), majority_toughness(self.target, foe))
+            got = self._target_stats.get(foe.wounds)
+            if got is None:
+                got = self._target_stats[foe.wounds] = (majority_ws(self.target, foe),
+                                                        majority_toughness(self.target, foe))
+            self._stats_of[foe] = got
         return got
 
     def _thins(self, result: Dist, b: Blow, toughness: int, p_hit: Fraction) -> bool:
@@ -546,7 +558,9 @@ def _capped(tails: tuple[list[int], list[int]] | None, wounds: Dist, last: int) 
         if last >= len(values) - 1:  # nothing capped: the Dist's own (reduced) weights
             return tuple(enumerate(values)), total
         pairs = [*enumerate(values[:last]), (last, sums[last])]
-    g = gcd(total, *(v for _, v in pairs))
+    g = gcd(total, pairs[0][1])  # most often 1 already (a binomial's first weight f^n over den^n)
+    if g > 1:
+        g = gcd(g, *(v for _, v in pairs))
     if g > 1:
         pairs = [(k, v // g) for k, v in pairs]
         total //= g
