@@ -28,6 +28,7 @@ from itertools import accumulate
 from math import gcd
 
 from ...core import Dist
+from ...core.limits import charge
 from ...core.tables import mix
 from ...dice import pool_counts, successes
 from ..allocation import Numbering, UnitState, wound_kernel
@@ -139,7 +140,7 @@ class Striker:
         self._counts: dict[tuple[int, int, int], Dist] = {}
         self._chances: dict[tuple, tuple] = {}
         self._capped: dict[tuple[int, int], tuple[Dist, tuple[tuple[int, int], ...], int]] = {}
-        self._kills: dict[int, tuple[Fraction, Fraction]] = {}
+        self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
         self._tails: dict[int, tuple[Dist, tuple[list[int], list[int]] | None]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
@@ -287,11 +288,8 @@ class Striker:
             if got is not None:
                 self._tables[key] = got
                 return got
-            d = self.strike(initiative, own, foe, choice, slow)
-            got = self._by_dist.get(id(d))  # one table per distinct blows (the Dists are memoised)
-            if got is None or got[0] is not d:
-                got = self._by_dist[id(d)] = (d, (tuple(d.weights().items()), d.denominator))
-            got = self._tables[key] = got[1]
+            # one table per distinct blows (the Dists are memoised)
+            got = self._tables[key] = self._dist_table(self.strike(initiative, own, foe, choice, slow))
         return got
 
     def unchanged(self, foe: UnitState) -> tuple[tuple[tuple[UnitState, int], ...], int]:
@@ -327,13 +325,13 @@ class Striker:
 
     def _chain_table(self, counts: list[int], choice: Choice, foe: UnitState) -> tuple | None:
         """:meth:`_blows` as a table, without a Dist, when the lines striking
-        (``counts`` models per line, no Hammer of Wrath) strike alike and their
-        wounds thin on the target's birth chain (:meth:`_thins`): k wounds take
-        the chain to its state min(k, last), the weights those of the capped
-        binomial (:meth:`_capped_weights`). The same pairs, in the same order,
-        over the same total as :meth:`strike_table` from :meth:`_blows`. None
-        when the lines differ or the wounds do not thin (then :meth:`_blows`).
-        O(chain) when the binomial and the chain are known."""
+        (``counts`` models per line, no Hammer of Wrath) make one group of
+        blows (:meth:`_blows`: lines striking alike summed on a birth chain)
+        whose wounds thin on the target (:meth:`_thins`) along its birth chain
+        (:meth:`_birth_table`) or its chain of saves (:meth:`_saved_table`).
+        The same pairs, in the same order, over the same total as
+        :meth:`strike_table` from :meth:`_blows`. None otherwise (then
+        :meth:`_blows`). O(chain) when the binomial and the chain are known."""
         if not any(foe.wounds):
             return self.unchanged(foe)
         target_ws, toughness = self._stats(foe)
@@ -355,16 +353,68 @@ class Striker:
         if not group:
             return self.unchanged(foe)
         attacks, p_hit, b = group
-        chain = self._on_birth_chain(foe, b, toughness, p_hit)
-        if chain is None:
+        _, _, thins, p, own = self._chance(b, toughness, p_hit)
+        if not thins:
             return None
+        chain = self._on_birth_chain(foe, b, toughness, p_hit)
+        if chain is not None:
+            return self._birth_table(attacks, p, chain)
+        return self._saved_table(attacks, p, own, foe)
+
+    def _birth_table(self, attacks: Dist, p: Fraction,
+                     chain: tuple[tuple[UnitState, ...], Fraction]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+        """Each wound (``attacks`` each at chance ``p``) kills the next model of
+        the birth chain or is saved: k wounds take it to its state min(k,
+        last), the weights those of the capped binomial (:meth:`_capped_weights`). O(chain)."""
         states, p_kill = chain
-        known = self._kills.get(id(p_kill))  # equal chances as one object, so that _thinned_by knows them
-        if known is None or known[0] is not p_kill:
-            known = self._kills[id(p_kill)] = (p_kill, self._interned.setdefault(p_kill, p_kill))
-        pairs, total = self._capped_weights(self._thinned_by(attacks, self._chance(b, toughness, p_hit)[3], known[1]),
-                                            len(states))
+        pairs, total = self._capped_weights(self._thinned_by(attacks, p, self._one(p_kill)), len(states))
         return tuple([(states[k], v) for k, v in pairs]), total
+
+    def _saved_table(self, attacks: Dist, p: Fraction, own: IndexedKernel,
+                     foe: UnitState) -> tuple[tuple[tuple[UnitState, int], ...], int] | None:
+        """Each wound is saved at one chance q, else moves the target on
+        (:meth:`~.casualties.IndexedKernel.saved_chain`): u unsaved wounds
+        reach E_min(u, last), mixed over the capped binomial of the unsaved
+        wounds, as :meth:`_wounds` mixes them (the same pairs, order and
+        reduced total). None without such a chain. O(unsaved wounds x states)
+        multiply-adds, charged as that mixture is."""
+        saved = own.saved_chain(foe)
+        if saved is None:
+            return None
+        q, after = saved
+        pairs, total = self._capped_weights(self._thinned_by(attacks, p, self._one(q, True)), len(after))
+        parts = [(v, self._dist_table(after[u])) for u, v in pairs]
+        if len(parts) == 1:  # a certain number of unsaved wounds: its states as they are
+            table = parts[0][1]
+            charge(len(table[0]), 1 + table[1].bit_length())
+            return table
+        out, lcm = mix(parts)
+        charge(sum(len(t[0]) for _, t in parts), total.bit_length() + lcm.bit_length())
+        total *= lcm
+        g = total
+        for v in out.values():
+            g = gcd(g, v)
+            if g == 1:
+                break
+        if g > 1:
+            return tuple([(st, v // g) for st, v in out.items()]), total // g
+        return tuple(out.items()), total
+
+    def _dist_table(self, d: Dist) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+        """A Dist of target states as a table. Kept per Dist (the chains keep theirs). O(1) when known."""
+        got = self._by_dist.get(id(d))
+        if got is None or got[0] is not d:
+            got = self._by_dist[id(d)] = (d, (tuple(d.weights().items()), d.denominator))
+        return got[1]
+
+    def _one(self, p: Fraction, complement: bool = False) -> Fraction:
+        """``p`` (``complement``: 1 - p) as one object per value, so that
+        :meth:`_thinned_by` knows it. Kept per object given. O(1) when known."""
+        known = self._kills.get((id(p), complement))
+        if known is None or known[0] is not p:
+            x = 1 - p if complement else p
+            known = self._kills[id(p), complement] = (p, self._interned.setdefault(x, x))
+        return known[1]
 
     def _on_birth_chain(self, foe: UnitState, b: Blow, toughness: int,
                         p_hit: Fraction) -> tuple[tuple[UnitState, ...], Fraction] | None:
@@ -514,12 +564,12 @@ class Striker:
                 chain = own.birth_chain(next(iter(result.weights())))
                 if chain is not None:  # each wound kills the next model or is saved: O(attacks)
                     states, p_kill = chain
-                    return self._on_chain(self._thinned_by(attacks, p, p_kill), states)
+                    return self._on_chain(self._thinned_by(attacks, p, self._one(p_kill)), states)
                 saved = own.saved_chain(next(iter(result.weights())))
                 if saved is not None:  # each wound is saved at one chance, else moves on: O(unsaved wounds)
                     q, after = saved
                     last = len(after) - 1
-                    return self._thinned_by(attacks, p, 1 - q).map(lambda u: min(u, last)).then(after.__getitem__)
+                    return self._thinned_by(attacks, p, self._one(q, True)).map(lambda u: min(u, last)).then(after.__getitem__)
             return own.run(self._thinned(attacks, p), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})
