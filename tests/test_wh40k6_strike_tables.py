@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from exactodds.core import Dist
 from exactodds.rules.allocation import UnitState
 from exactodds.rules.wh40k6.blows import Striker, _capped
@@ -61,3 +63,37 @@ def test_a_capped_dist_in_any_order() -> None:
     d = Dist.from_weights([(3, 1), (0, 2), (1, 1)])
     assert _capped(None, d, 1) == (((1, 1), (0, 1)), 2)
     assert _capped(None, d, 5) == (((3, 1), (0, 2), (1, 1)), 4)
+
+
+def _run(unit: Unit, target: Unit, foe: UnitState, plain: bool, monkeypatch: pytest.MonkeyPatch) -> list:
+    """The blows at Initiative 4 then 2 as one table: the states and their
+    probabilities; ``plain``: one step after the other, no capped sum."""
+    with monkeypatch.context() as m:
+        if plain:
+            m.setattr(Striker, "_run_on_chain", lambda self, whos, choice, foe: None)
+        s = Striker(unit, target, False, False)
+        own = UnitState(tuple(x.wounds for x in unit.expanded()))
+        pairs, total = s.run_table((4, 2), own, foe, s.choose(foe), frozenset())
+        return [(st.wounds, st.unsaved, Fraction(v, total)) for st, v in pairs]
+
+
+def test_a_run_on_one_chain_is_the_capped_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One attack at Initiative 4, one at 2, each killing at 1/8 (hit 4+, wound 4+,
+    save 4+), on two models: kills ~ Binomial(2, 1/8), 49, 14, 1 over 64."""
+    a = Unit((fighter("fast", i=4), fighter("slow", i=2)))
+    d = Unit((fighter("d", count=2, save=4),))
+    got = _run(a, d, UnitState((1, 1)), False, monkeypatch)
+    assert got == [((1, 1), 0, Fraction(49, 64)), ((0, 1), 1, Fraction(14, 64)), ((0, 0), 2, Fraction(1, 64))]
+    assert got == _run(a, d, UnitState((1, 1)), True, monkeypatch)
+
+
+def test_a_run_whose_target_changes_toughness_goes_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two Toughness 4 models in front of a Toughness 5 one: after the first falls
+    the majority Toughness is 5 (highest on a tie), so the chain is not one
+    binomial; the run is the steps one after the other, from any start."""
+    a = Unit((fighter("fast", count=3, i=4, a=2), fighter("slow", count=2, i=2, a=2, s=5)))
+    d = Unit((fighter("d", count=2, save=5), fighter("big", t=5, save=5)))
+    for foe in (UnitState((1, 1, 1)), UnitState((0, 1, 1), 1)):
+        assert _run(a, d, foe, False, monkeypatch) == _run(a, d, foe, True, monkeypatch)
+    s = Striker(a, d, False, False)
+    assert not s._steady((UnitState((1, 1, 1)), UnitState((0, 1, 1), 1), UnitState((0, 0, 1), 2)))

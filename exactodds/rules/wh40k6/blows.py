@@ -142,6 +142,7 @@ class Striker:
         self._capped: dict[tuple[int, int], tuple[Dist, tuple[tuple[int, int], ...], int]] = {}
         self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
+        self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
         self._tails: dict[int, tuple[Dist, tuple[list[int], list[int]] | None]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self._stats_of: dict[UnitState, tuple[int, int]] = {}
@@ -305,22 +306,26 @@ class Striker:
         which the target does not strike back, so this unit's models in play do
         not change between them), as one table like :meth:`strike_table`: the
         target's states after the last, in the order the steps one after the
-        other list them, over their common total. Memoised per (steps, who
-        strikes at each, target state); O(states x outcomes) multiply-adds per
-        step the first time."""
+        other list them, over their common total (on one birth chain, the
+        capped sum of the steps' wounds: :meth:`_run_on_chain`). Memoised per
+        (steps, who strikes at each, target state); O(states x outcomes)
+        multiply-adds per step the first time."""
         if len(steps) == 1:
             return self.strike_table(steps[0], own, foe, choice, slow)
         whos = [self._strikers(i, own, choice, slow) for i in steps]  # the same at every state of the run
         key = (steps, tuple(who[4] for who in whos), foe)
         got = self._runs.get(key)
         if got is None:
-            states: dict[UnitState, int] = {foe: 1}
-            total = 1
-            table = self._table
-            for i, who in zip(steps, whos, strict=True):
-                states, lcm = mix([(w, table(i, who, own, st, choice, slow)) for st, w in states.items()])
-                total *= lcm
-            got = self._runs[key] = (tuple(states.items()), total)
+            got = self._run_on_chain(whos, choice, foe) if any(foe.wounds) else None
+            if got is None:
+                states: dict[UnitState, int] = {foe: 1}
+                total = 1
+                table = self._table
+                for i, who in zip(steps, whos, strict=True):
+                    states, lcm = mix([(w, table(i, who, own, st, choice, slow)) for st, w in states.items()])
+                    total *= lcm
+                got = (tuple(states.items()), total)
+            self._runs[key] = got
         return got
 
     def _chain_table(self, counts: list[int], choice: Choice, foe: UnitState) -> tuple | None:
@@ -334,6 +339,24 @@ class Striker:
         :meth:`_blows`). O(chain) when the binomial and the chain are known."""
         if not any(foe.wounds):
             return self.unchanged(foe)
+        group = self._one_group(counts, choice, foe)
+        if not group:
+            return None if group is None else self.unchanged(foe)
+        attacks, p_hit, b, toughness = group
+        _, _, thins, p, own = self._chance(b, toughness, p_hit)
+        if not thins:
+            return None
+        chain = self._on_birth_chain(foe, b, toughness, p_hit)
+        if chain is not None:
+            return self._birth_table(attacks, p, chain)
+        return self._saved_table(attacks, p, own, foe)
+
+    def _one_group(self, counts: list[int], choice: Choice, foe: UnitState) -> tuple | None:
+        """The blows of the lines striking (``counts`` models per line) on ``foe``
+        as one group, as :meth:`_blows` groups them (lines striking alike, their
+        attacks summed, when their wounds make a birth chain): (attacks, P(hit),
+        blow, target's Toughness); () when no line has an attack; None when
+        they make several groups. O(lines) when the sums are known."""
         target_ws, toughness = self._stats(foe)
         group: list = []  # the lines' attacks summed, P(hit), blow
         for j, n in enumerate(counts):
@@ -350,16 +373,52 @@ class Striker:
                 group[0] = self._summed(group[0], attacks)
             else:
                 return None
-        if not group:
-            return self.unchanged(foe)
-        attacks, p_hit, b = group
-        _, _, thins, p, own = self._chance(b, toughness, p_hit)
-        if not thins:
+        return (*group, toughness) if group else ()
+
+    def _run_on_chain(self, whos: list[tuple], choice: Choice,
+                      foe: UnitState) -> tuple[tuple[tuple[UnitState, int], ...], int] | None:
+        """The blows of a run of steps (``whos``: who strikes at each,
+        :meth:`_strikers`) when at each step the strikers make one group whose
+        wounds thin along the same birth chain of ``foe``, the target's WS and
+        Toughness the same at every state of it (:meth:`_steady`): then k1
+        wounds and k2 after them reach the chain's state min(k1 + k2, last),
+        and the run is the capped sum of the steps' binomials (the same states
+        in the same order as the steps one after the other, the same
+        probabilities; weights reduced). None otherwise. O(chain) when the
+        sums are known, against O(chain^2) multiply-adds one step after the other."""
+        states: tuple[UnitState, ...] | None = None
+        wounds: Dist | None = None
+        for who in whos:
+            if who[3]:  # nobody strikes at this step
+                continue
+            group = None if any(who[2]) else self._one_group(who[0], choice, foe)
+            if group is None:
+                return None
+            if not group:
+                continue
+            attacks, p_hit, b, toughness = group
+            _, _, thins, p, _ = self._chance(b, toughness, p_hit)
+            chain = self._on_birth_chain(foe, b, toughness, p_hit) if thins else None
+            if chain is None or (states is not None and chain[0] != states) or not self._steady(chain[0]):
+                return None
+            states = chain[0]
+            step = self._thinned_by(attacks, p, self._one(chain[1]))
+            if self._suffixes(step) is None:  # outcomes not 0, 1, 2... in order: the steps' order may differ
+                return None
+            wounds = step if wounds is None else self._summed(wounds, step)
+        if states is None or wounds is None:
             return None
-        chain = self._on_birth_chain(foe, b, toughness, p_hit)
-        if chain is not None:
-            return self._birth_table(attacks, p, chain)
-        return self._saved_table(attacks, p, own, foe)
+        pairs, total = self._capped_weights(wounds, len(states))
+        return tuple([(states[k], v) for k, v in pairs]), total
+
+    def _steady(self, states: tuple[UnitState, ...]) -> bool:
+        """The target's majority WS and Toughness are the same at every state of
+        a chain with a model in play. O(chain) once per chain."""
+        got = self._steady_chains.get(id(states))
+        if got is None or got[0] is not states:
+            stats = {self._stats(st) for st in states if any(st.wounds)}
+            got = self._steady_chains[id(states)] = (states, len(stats) <= 1)
+        return got[1]
 
     def _birth_table(self, attacks: Dist, p: Fraction,
                      chain: tuple[tuple[UnitState, ...], Fraction]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
