@@ -142,6 +142,7 @@ class Striker:
         self._capped: dict[tuple[int, int], tuple[Dist, tuple[tuple[int, int], ...], int]] = {}
         self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
+        self._groups: dict[tuple[int, UnitState], tuple | None] = {}
         self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
         self._tails: dict[int, tuple[Dist, tuple[list[int], list[int]] | None]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
@@ -285,7 +286,7 @@ class Striker:
         key = (initiative, who[4], foe)
         got = self._tables.get(key)
         if got is None:
-            got = self._chain_table(who[0], choice, foe) if not any(who[2]) else None
+            got = self._chain_table(who, foe) if not any(who[2]) else None
             if got is not None:
                 self._tables[key] = got
                 return got
@@ -328,9 +329,9 @@ class Striker:
             self._runs[key] = got
         return got
 
-    def _chain_table(self, counts: list[int], choice: Choice, foe: UnitState) -> tuple | None:
+    def _chain_table(self, who: tuple, foe: UnitState) -> tuple | None:
         """:meth:`_blows` as a table, without a Dist, when the lines striking
-        (``counts`` models per line, no Hammer of Wrath) make one group of
+        (``who``, :meth:`_strikers`; no Hammer of Wrath) make one group of
         blows (:meth:`_blows`: lines striking alike summed on a birth chain)
         whose wounds thin on the target (:meth:`_thins`) along its birth chain
         (:meth:`_birth_table`) or its chain of saves (:meth:`_saved_table`).
@@ -339,7 +340,7 @@ class Striker:
         :meth:`_blows`). O(chain) when the binomial and the chain are known."""
         if not any(foe.wounds):
             return self.unchanged(foe)
-        group = self._one_group(counts, choice, foe)
+        group = self._one_group(who, foe)
         if not group:
             return None if group is None else self.unchanged(foe)
         attacks, p_hit, b, toughness = group
@@ -351,12 +352,20 @@ class Striker:
             return self._birth_table(attacks, p, chain)
         return self._saved_table(attacks, p, own, foe)
 
-    def _one_group(self, counts: list[int], choice: Choice, foe: UnitState) -> tuple | None:
-        """The blows of the lines striking (``counts`` models per line) on ``foe``
+    def _one_group(self, who: tuple, foe: UnitState) -> tuple | None:
+        """The blows of the lines striking (``who``, :meth:`_strikers`) on ``foe``
         as one group, as :meth:`_blows` groups them (lines striking alike, their
         attacks summed, when their wounds make a birth chain): (attacks, P(hit),
         blow, target's Toughness); () when no line has an attack; None when
-        they make several groups. O(lines) when the sums are known."""
+        they make several groups. Memoised per (strikers, target state);
+        O(lines) when the sums are known."""
+        key = (who[4], foe)
+        got = self._groups.get(key, self)
+        if got is self:
+            got = self._groups[key] = self._grouped(who[0], who[1], foe)
+        return got
+
+    def _grouped(self, counts: tuple[int, ...], choice: tuple[int, ...], foe: UnitState) -> tuple | None:
         target_ws, toughness = self._stats(foe)
         group: list = []  # the lines' attacks summed, P(hit), blow
         for j, n in enumerate(counts):
@@ -391,7 +400,7 @@ class Striker:
         for who in whos:
             if who[3]:  # nobody strikes at this step
                 continue
-            group = None if any(who[2]) else self._one_group(who[0], choice, foe)
+            group = None if any(who[2]) else self._one_group(who, foe)
             if group is None:
                 return None
             if not group:
