@@ -11,7 +11,8 @@ import pytest
 
 from exactodds.core import Dist
 from exactodds.rules.allocation import UnitState
-from exactodds.rules.wh40k6.blows import Striker, _capped
+from exactodds.rules.wh40k6.blows import Striker
+from exactodds.rules.wh40k6.chain_tables import capped
 from exactodds.rules.wh40k6.units import Unit
 from tests.test_wh40k6_fight import fighter
 
@@ -53,16 +54,16 @@ def test_a_capped_binomial_from_its_suffix_sums() -> None:
     """Binomial(4, 1/2) = 1, 4, 6, 4, 1 over 16, capped at 2, at 4 or more, at 0."""
     d = Dist.binomial(4, Fraction(1, 2))
     tails = ([1, 4, 6, 4, 1], [16, 15, 11, 5, 1])
-    assert _capped(tails, d, 2) == (((0, 1), (1, 4), (2, 11)), 16)
-    assert _capped(tails, d, 4) == _capped(tails, d, 9) == (((0, 1), (1, 4), (2, 6), (3, 4), (4, 1)), 16)
-    assert _capped(tails, d, 0) == (((0, 1),), 1)
+    assert capped(tails, d, 2) == (((0, 1), (1, 4), (2, 11)), 16)
+    assert capped(tails, d, 4) == capped(tails, d, 9) == (((0, 1), (1, 4), (2, 6), (3, 4), (4, 1)), 16)
+    assert capped(tails, d, 0) == (((0, 1),), 1)
 
 
 def test_a_capped_dist_in_any_order() -> None:
     """Outcomes not 0, 1, 2... in order: merged in the order they first appear, reduced."""
     d = Dist.from_weights([(3, 1), (0, 2), (1, 1)])
-    assert _capped(None, d, 1) == (((1, 1), (0, 1)), 2)
-    assert _capped(None, d, 5) == (((3, 1), (0, 2), (1, 1)), 4)
+    assert capped(None, d, 1) == (((1, 1), (0, 1)), 2)
+    assert capped(None, d, 5) == (((3, 1), (0, 2), (1, 1)), 4)
 
 
 def _run(unit: Unit, target: Unit, foe: UnitState, plain: bool, monkeypatch: pytest.MonkeyPatch) -> list:

@@ -24,15 +24,13 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
-from itertools import accumulate
-from math import gcd
 
 from ...core import Dist
-from ...core.limits import charge
 from ...core.tables import mix
 from ...dice import pool_counts, successes
 from ..allocation import Numbering, UnitState, wound_kernel
 from ..common import wound_target
+from .chain_tables import CappedWounds, Table, mixed, on_chain
 from .casualties import IndexedKernel, alloc_models, instant_death_damage, majority_toughness, majority_ws, recipient
 from .melee import HAMMER_OF_WRATH_INITIATIVE, Blow, MeleeWeapon, strike_profile
 from .tables import ws_target
@@ -139,12 +137,11 @@ class Striker:
         self._interned: dict[Fraction, Fraction] = {}
         self._counts: dict[tuple[int, int, int], Dist] = {}
         self._chances: dict[tuple, tuple] = {}
-        self._capped: dict[tuple[int, int], tuple[Dist, tuple[tuple[int, int], ...], int]] = {}
+        self._capped = CappedWounds()
         self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
         self._groups: dict[tuple[int, UnitState], tuple | None] = {}
         self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
-        self._tails: dict[int, tuple[Dist, tuple[list[int], list[int]] | None]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self._stats_of: dict[UnitState, tuple[int, int]] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
@@ -270,7 +267,7 @@ class Striker:
         return got
 
     def strike_table(self, initiative: int, own: UnitState, foe: UnitState, choice: Choice,
-                     slow: frozenset[int]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+                     slow: frozenset[int]) -> Table:
         """:meth:`strike` as a table: ((target state, integer weight), ...) and
         their total. Nobody striking at this step leaves the target as it is (a
         table of one, one per target state); else memoised on (step, strikers,
@@ -279,7 +276,7 @@ class Striker:
         return self._table(initiative, who, own, foe, choice, slow)
 
     def _table(self, initiative: int, who: tuple, own: UnitState, foe: UnitState, choice: Choice,
-               slow: frozenset[int]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+               slow: frozenset[int]) -> Table:
         """:meth:`strike_table` once ``who`` strikes is known (:meth:`_strikers`). O(1) when known."""
         if who[3]:
             return self.unchanged(foe)
@@ -294,7 +291,7 @@ class Striker:
             got = self._tables[key] = self._dist_table(self.strike(initiative, own, foe, choice, slow))
         return got
 
-    def unchanged(self, foe: UnitState) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+    def unchanged(self, foe: UnitState) -> Table:
         """The table of blows that leave the target in ``foe`` as it is: one per state. O(1)."""
         got = self._alone.get(foe)
         if got is None:
@@ -302,7 +299,7 @@ class Striker:
         return got
 
     def run_table(self, steps: tuple[int, ...], own: UnitState, foe: UnitState, choice: Choice,
-                  slow: frozenset[int]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+                  slow: frozenset[int]) -> Table:
         """The blows of this unit at each of ``steps`` in turn (Initiative steps at
         which the target does not strike back, so this unit's models in play do
         not change between them), as one table like :meth:`strike_table`: the
@@ -385,7 +382,7 @@ class Striker:
         return (*group, toughness) if group else ()
 
     def _run_on_chain(self, whos: list[tuple], choice: Choice,
-                      foe: UnitState) -> tuple[tuple[tuple[UnitState, int], ...], int] | None:
+                      foe: UnitState) -> Table | None:
         """The blows of a run of steps (``whos``: who strikes at each,
         :meth:`_strikers`) when at each step the strikers make one group whose
         wounds thin along the same birth chain of ``foe``, the target's WS and
@@ -412,13 +409,12 @@ class Striker:
                 return None
             states = chain[0]
             step = self._thinned_by(attacks, p, self._one(chain[1]))
-            if self._suffixes(step) is None:  # outcomes not 0, 1, 2... in order: the steps' order may differ
+            if self._capped.suffixes(step) is None:  # outcomes not 0, 1, 2... in order: the steps' order may differ
                 return None
             wounds = step if wounds is None else self._summed(wounds, step)
         if states is None or wounds is None:
             return None
-        pairs, total = self._capped_weights(wounds, len(states))
-        return tuple([(states[k], v) for k, v in pairs]), total
+        return on_chain(states, self._capped(wounds, len(states)))
 
     def _steady(self, states: tuple[UnitState, ...]) -> bool:
         """The target's majority WS and Toughness are the same at every state of
@@ -430,16 +426,15 @@ class Striker:
         return got[1]
 
     def _birth_table(self, attacks: Dist, p: Fraction,
-                     chain: tuple[tuple[UnitState, ...], Fraction]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+                     chain: tuple[tuple[UnitState, ...], Fraction]) -> Table:
         """Each wound (``attacks`` each at chance ``p``) kills the next model of
         the birth chain or is saved: k wounds take it to its state min(k,
-        last), the weights those of the capped binomial (:meth:`_capped_weights`). O(chain)."""
+        last), the weights those of the capped binomial (:class:`~.chain_tables.CappedWounds`). O(chain)."""
         states, p_kill = chain
-        pairs, total = self._capped_weights(self._thinned_by(attacks, p, self._one(p_kill)), len(states))
-        return tuple([(states[k], v) for k, v in pairs]), total
+        return on_chain(states, self._capped(self._thinned_by(attacks, p, self._one(p_kill)), len(states)))
 
     def _saved_table(self, attacks: Dist, p: Fraction, own: IndexedKernel,
-                     foe: UnitState) -> tuple[tuple[tuple[UnitState, int], ...], int] | None:
+                     foe: UnitState) -> Table | None:
         """Each wound is saved at one chance q, else moves the target on
         (:meth:`~.casualties.IndexedKernel.saved_chain`): u unsaved wounds
         reach E_min(u, last), mixed over the capped binomial of the unsaved
@@ -450,25 +445,10 @@ class Striker:
         if saved is None:
             return None
         q, after = saved
-        pairs, total = self._capped_weights(self._thinned_by(attacks, p, self._one(q, True)), len(after))
-        parts = [(v, self._dist_table(after[u])) for u, v in pairs]
-        if len(parts) == 1:  # a certain number of unsaved wounds: its states as they are
-            table = parts[0][1]
-            charge(len(table[0]), 1 + table[1].bit_length())
-            return table
-        out, lcm = mix(parts)
-        charge(sum(len(t[0]) for _, t in parts), total.bit_length() + lcm.bit_length())
-        total *= lcm
-        g = total
-        for v in out.values():
-            g = gcd(g, v)
-            if g == 1:
-                break
-        if g > 1:
-            return tuple([(st, v // g) for st, v in out.items()]), total // g
-        return tuple(out.items()), total
+        pairs, total = self._capped(self._thinned_by(attacks, p, self._one(q, True)), len(after))
+        return mixed([(v, self._dist_table(after[u])) for u, v in pairs], total)
 
-    def _dist_table(self, d: Dist) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+    def _dist_table(self, d: Dist) -> Table:
         """A Dist of target states as a table. Kept per Dist (the chains keep theirs). O(1) when known."""
         got = self._by_dist.get(id(d))
         if got is None or got[0] is not d:
@@ -569,37 +549,9 @@ class Striker:
 
     def _on_chain(self, wounds: Dist, states: tuple[UnitState, ...]) -> Dist:
         """``wounds`` (a Dist over 0, 1, 2...) as the states of a birth chain: k
-        wounds reach ``states[min(k, last)]`` (:meth:`_capped_weights`). O(chain)."""
-        pairs, total = self._capped_weights(wounds, len(states))
-        return Dist._make({states[k]: v for k, v in pairs}, total, reduce=False)
-
-    def _capped_weights(self, wounds: Dist, length: int) -> tuple[tuple[tuple[int, int], ...], int]:
-        """The weights of ``min(wounds, length - 1)``, reduced, in the order the
-        map would list them (first appearance): kept per (Dist, length), shared
-        by every chain of that length. With outcomes 0, 1, 2... in order (a
-        binomial), the capped weights are the first ``length - 1`` weights and
-        the sum of the rest, kept once per Dist as suffix sums: O(length) when
-        new, O(1) when known; else O(outcomes)."""
-        key = (id(wounds), length)
-        got = self._capped.get(key)
-        if got is None or got[0] is not wounds:
-            got = self._capped[key] = (wounds, *_capped(self._suffixes(wounds), wounds, length - 1))
-        return got[1], got[2]
-
-    def _suffixes(self, wounds: Dist) -> tuple[list[int], list[int]] | None:
-        """``wounds``' weights in order and their suffix sums, when its outcomes
-        are 0, 1, 2... in order; else None. O(outcomes) once per Dist."""
-        got = self._tails.get(id(wounds))
-        if got is None or got[0] is not wounds:
-            weights = wounds.weights()
-            tails = None
-            if all(k == i for i, k in enumerate(weights)):
-                values = list(weights.values())
-                sums = list(accumulate(reversed(values)))
-                sums.reverse()
-                tails = (values, sums)
-            got = self._tails[id(wounds)] = (wounds, tails)
-        return got[1]
+        wounds reach ``states[min(k, last)]`` (:func:`~.chain_tables.on_chain`). O(chain)."""
+        pairs, total = on_chain(states, self._capped(wounds, len(states)))
+        return Dist._make(dict(pairs), total, reduce=False)
 
     def _thinned_by(self, attacks: Dist, p: Fraction, p_then: Fraction) -> Dist:
         """:meth:`_thinned` at ``p x p_then``, memoised on the three objects (kept
@@ -658,28 +610,3 @@ class Striker:
 
         return counts.map(lambda c: c[1]).then(by_rending)
 
-
-def _capped(tails: tuple[list[int], list[int]] | None, wounds: Dist, last: int) -> tuple[tuple[tuple[int, int], ...], int]:
-    """The weights of ``min(wounds, last)`` reduced, over their total, in the
-    order of first appearance (``tails``: :meth:`Striker._suffixes`): the
-    first ``last`` weights and the suffix sum from ``last``, O(last) plus one
-    gcd pass; without ``tails`` merged one outcome at a time, O(outcomes)."""
-    total = wounds.denominator
-    if tails is None:
-        merged: dict[int, int] = {}
-        for k, v in wounds.weights().items():
-            k = min(k, last)
-            merged[k] = merged.get(k, 0) + v
-        pairs = list(merged.items())
-    else:
-        values, sums = tails
-        if last >= len(values) - 1:  # nothing capped: the Dist's own (reduced) weights
-            return tuple(enumerate(values)), total
-        pairs = [*enumerate(values[:last]), (last, sums[last])]
-    g = gcd(total, pairs[0][1])  # most often 1 already (a binomial's first weight f^n over den^n)
-    if g > 1:
-        g = gcd(g, *(v for _, v in pairs))
-    if g > 1:
-        pairs = [(k, v // g) for k, v in pairs]
-        total //= g
-    return tuple(pairs), total
