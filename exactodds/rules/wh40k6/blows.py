@@ -326,7 +326,7 @@ class Striker:
             self._runs[key] = got
         return got
 
-    def _chain_table(self, who: tuple, foe: UnitState) -> tuple | None:
+    def _chain_table(self, who: tuple, foe: UnitState) -> Table | None:
         """:meth:`_blows` as a table, without a Dist, when the lines striking
         (``who``, :meth:`_strikers`; no Hammer of Wrath) make one group of
         blows (:meth:`_blows`: lines striking alike summed on a birth chain)
@@ -363,6 +363,7 @@ class Striker:
         return got
 
     def _grouped(self, counts: tuple[int, ...], choice: tuple[int, ...], foe: UnitState) -> tuple | None:
+        """:meth:`_one_group` from the models striking per line and the option of each. O(lines)."""
         target_ws, toughness = self._stats(foe)
         group: list = []  # the lines' attacks summed, P(hit), blow
         for j, n in enumerate(counts):
@@ -409,7 +410,7 @@ class Striker:
                 return None
             states = chain[0]
             step = self._thinned_by(attacks, p, self._one(chain[1]))
-            if self._capped.suffixes(step) is None:  # outcomes not 0, 1, 2... in order: the steps' order may differ
+            if self._capped.suffixes(step) is None:  # outcomes not 0, 1, 2... in order: the order may differ
                 return None
             wounds = step if wounds is None else self._summed(wounds, step)
         if states is None or wounds is None:
@@ -506,7 +507,7 @@ class Striker:
         return self._wounds(result, pending[0], pending[1], pending[2], toughness) if pending else result
 
     def _stats(self, foe: UnitState) -> tuple[int, int]:
-        """The target's majority WS and Toughness among its models in play. Memoised per Wounds left."""
+        """The target's majority WS and Toughness among its models in play. Memoised per state and per Wounds left."""
         got = self._stats_of.get(foe)  # states keep their hash: O(1)
         if got is None:
             got = self._target_stats.get(foe.wounds)
@@ -589,7 +590,8 @@ class Striker:
                 if saved is not None:  # each wound is saved at one chance, else moves on: O(unsaved wounds)
                     q, after = saved
                     last = len(after) - 1
-                    return self._thinned_by(attacks, p, self._one(q, True)).map(lambda u: min(u, last)).then(after.__getitem__)
+                    unsaved = self._thinned_by(attacks, p, self._one(q, True))
+                    return unsaved.map(lambda u: min(u, last)).then(after.__getitem__)
             return own.run(self._thinned(attacks, p), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})
@@ -609,4 +611,3 @@ class Striker:
             return ap2.run(Dist.constant(r), own.run(normal, result))
 
         return counts.map(lambda c: c[1]).then(by_rending)
-

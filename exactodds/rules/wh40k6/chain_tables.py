@@ -6,6 +6,12 @@ chain of saves), takes k wounds to the chain's state min(k, last): the
 blows' table is then the capped distribution of the wounds, here as
 integer weights kept once per (wounds, chain length), and the states' own
 tables mixed over it (:func:`mixed`). No Dist is built per table.
+
+The rule these chains follow, one wound at a time (original, "Sous-phase de
+combat"): "Les blessures sont ensuite allouées, les sauvegardes effectuées
+et les pertes retirées avant de résoudre le rang suivant." (The wounds are
+then allocated, saves taken and casualties removed before the next
+Initiative step is resolved.)
 """
 
 from __future__ import annotations
