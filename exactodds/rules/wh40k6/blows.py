@@ -24,6 +24,7 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
+from typing import Any
 
 from ...core import Dist
 from ...core.tables import mix
@@ -46,6 +47,9 @@ COUNTER_ATTACK_BONUS = 1
 
 Choice = tuple[int, ...]
 """The index of the option each model line fights with."""
+
+_UNKNOWN: Any = object()
+"""Not yet known (a memo whose values may be None)."""
 
 
 def weapon_blows(unit: Unit, m: Model, charging: bool, slowed: bool) -> list[tuple[MeleeWeapon | None, Blow]]:
@@ -357,8 +361,8 @@ class Striker:
         they make several groups. Memoised per (strikers, target state);
         O(lines) when the sums are known."""
         key = (who[4], foe)
-        got = self._groups.get(key, self)
-        if got is self:
+        got = self._groups.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
             got = self._groups[key] = self._grouped(who[0], who[1], foe)
         return got
 
@@ -473,8 +477,8 @@ class Striker:
         if not thins:
             return None
         key = (id(own), foe)  # the kernels are kept (:meth:`kernel`): their ids are theirs
-        got = self._chain_of.get(key, self)
-        if got is self:
+        got = self._chain_of.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
             got = self._chain_of[key] = own.birth_chain(foe)
         return got
 
