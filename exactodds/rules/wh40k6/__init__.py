@@ -7,8 +7,10 @@ Modules by concept: :mod:`.inputs` (each rule step's typed input),
 :mod:`.units` (models, units, attacks), :mod:`.shooting` (hits, wounds,
 saves, the shooting pipeline, Overwatch), :mod:`.casualties` (who takes each
 wound), :mod:`.assault` (the charge roll), :mod:`.melee` (close-combat
-weapons), :mod:`.blows` (one side's blows in a fight round: weapon choice,
-Hammer of Wrath, Concussive), :mod:`.fight` (the fight sub-phase),
+weapons), :mod:`.strike_options` (the ways each model line may strike),
+:mod:`.blows` (one side's blows in a fight round: weapon choice,
+Hammer of Wrath, Concussive), :mod:`.chain_tables` (blows along a chain of
+target states as integer tables), :mod:`.fight` (the fight sub-phase),
 :mod:`.morale` (morale tests), :mod:`.vehicle_assault` (a charged vehicle).
 """
 

@@ -21,20 +21,23 @@ on a tie. When it strikes does not enter the choice.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
+from typing import Any
 
 from ...core import Dist
 from ...core.tables import mix
 from ...dice import pool_counts, successes
 from ..allocation import Numbering, UnitState, wound_kernel
 from ..common import wound_target
+from .chain_tables import CappedWounds, Table, mixed, on_chain
 from .casualties import IndexedKernel, alloc_models, instant_death_damage, majority_toughness, majority_ws, recipient
-from .melee import HAMMER_OF_WRATH_INITIATIVE, Blow, MeleeWeapon, strike_profile
+from .melee import HAMMER_OF_WRATH_INITIATIVE, Blow
+from .strike_options import line_options, wound_chances
 from .tables import ws_target
-from .traits import FAIL, RENDING, RENDING_AP, WOUND, rending_changes_ap, wound_die, wound_roll_needed
-from .units import Melee, Model, Unit
+from .traits import FAIL, RENDING, RENDING_AP, WOUND, rending_changes_ap
+from .units import Melee, Unit
 
 CHARGE_BONUS = 1
 """+1 Attack for each model of the unit that charged."""
@@ -46,54 +49,8 @@ COUNTER_ATTACK_BONUS = 1
 Choice = tuple[int, ...]
 """The index of the option each model line fights with."""
 
-
-def weapon_blows(unit: Unit, m: Model, charging: bool, slowed: bool) -> list[tuple[MeleeWeapon | None, Blow]]:
-    """The ways model line ``m`` of ``unit`` may strike: (weapon, its :class:`Blow`)
-    for each close-combat weapon it may fight with (``melee_uses`` alone when
-    given), or (None, its own Strength and AP) when it names no weapon. Furious
-    Charge's +1 is added after the weapon's modifier (multiplications before
-    additions); a weapon of fixed Strength ignores it. O(weapons)."""
-    p: Melee = m.melee  # type: ignore[assignment]
-    furious = 1 if charging and "furious-charge" in m.rules else 0
-    if not m.melee_weapons:
-        return [(None, Blow(1 if slowed else p.initiative, min(10, p.strength + furious), p.ap))]
-    weapons = [unit.melee_weapon(n) for n in m.melee_weapons]
-    names = [m.melee_uses] if m.melee_uses is not None else list(dict.fromkeys(m.melee_weapons))
-    out: list[tuple[MeleeWeapon | None, Blow]] = []
-    for n in names:
-        w = unit.melee_weapon(n)
-        b = strike_profile(p.strength, p.initiative, weapons, w, charging, slowed)
-        modifier = w.charge_strength if charging and w.charge_strength is not None else w.strength
-        if isinstance(modifier, str):  # a weapon of fixed Strength ignores Furious Charge
-            b = b._replace(strength=min(10, b.strength + furious))
-        out.append((w, b))
-    return out
-
-
-def line_options(unit: Unit, charging: bool, slowed_lines: Sequence[bool]) -> list[list[Blow]]:
-    """Per model line, the :class:`Blow` of each way it may strike
-    (:func:`weapon_blows`), weapons that strike alike counted once. O(weapons)."""
-    out = []
-    for m, slowed in zip(unit.models, slowed_lines, strict=True):
-        blows: list[Blow] = []
-        for _, b in weapon_blows(unit, m, charging, slowed):
-            if b not in blows:  # weapons that strike alike are one choice
-                blows.append(b)
-        out.append(blows)
-    return out
-
-
-def wound_chances(blow: Blow, toughness: int) -> tuple[Fraction, Fraction]:
-    """P(a hit wounds with the blow's own AP), P(it makes a rending wound, AP2).
-    Poisoned in close combat also rerolls failed to-wound rolls when the
-    blow's Strength is higher than the Toughness. O(1)."""
-    rules = blow.rules
-    if "poisoned" in rules and blow.strength > toughness and "shred" not in rules:
-        rules = (*rules, "shred")
-    if not rules:
-        return wound_target(blow.strength, toughness).chance(), Fraction(0)
-    die = wound_die(wound_roll_needed(blow.strength, toughness, rules, blow.poisoned), rules, blow.ap)
-    return die.pmf(WOUND), die.pmf(RENDING)
+_UNKNOWN: Any = object()
+"""Not yet known (a memo whose values may be None)."""
 
 
 class Striker:
@@ -136,8 +93,13 @@ class Striker:
         self._interned: dict[Fraction, Fraction] = {}
         self._counts: dict[tuple[int, int, int], Dist] = {}
         self._chances: dict[tuple, tuple] = {}
-        self._capped: dict[tuple[int, int], tuple[Dist, tuple[tuple[int, int], ...], int]] = {}
+        self._capped = CappedWounds()
+        self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
+        self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
+        self._groups: dict[tuple[int, UnitState], tuple | None] = {}
+        self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
+        self._stats_of: dict[UnitState, tuple[int, int]] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
 
     def initiatives(self, choice: Choice, slowed: bool) -> set[int]:
@@ -261,47 +223,215 @@ class Striker:
         return got
 
     def strike_table(self, initiative: int, own: UnitState, foe: UnitState, choice: Choice,
-                     slow: frozenset[int]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+                     slow: frozenset[int]) -> Table:
         """:meth:`strike` as a table: ((target state, integer weight), ...) and
         their total. Nobody striking at this step leaves the target as it is (a
         table of one, one per target state); else memoised on (step, strikers,
         target state). O(1) when known."""
         who = self._who.get((initiative, own, choice, slow)) or self._strikers(initiative, own, choice, slow)
+        return self._table(initiative, who, own, foe, choice, slow)
+
+    def _table(self, initiative: int, who: tuple, own: UnitState, foe: UnitState, choice: Choice,
+               slow: frozenset[int]) -> Table:
+        """:meth:`strike_table` once ``who`` strikes is known (:meth:`_strikers`). O(1) when known."""
         if who[3]:
-            got = self._alone.get(foe)
-            if got is None:
-                got = self._alone[foe] = ((foe, 1),), 1
-            return got
+            return self.unchanged(foe)
         key = (initiative, who[4], foe)
         got = self._tables.get(key)
         if got is None:
-            d = self.strike(initiative, own, foe, choice, slow)
-            got = self._by_dist.get(id(d))  # one table per distinct blows (the Dists are memoised)
-            if got is None or got[0] is not d:
-                got = self._by_dist[id(d)] = (d, (tuple(d.weights().items()), d.denominator))
-            got = self._tables[key] = got[1]
+            got = self._chain_table(who, foe) if not any(who[2]) else None
+            if got is not None:
+                self._tables[key] = got
+                return got
+            # one table per distinct blows (the Dists are memoised)
+            got = self._tables[key] = self._dist_table(self.strike(initiative, own, foe, choice, slow))
+        return got
+
+    def unchanged(self, foe: UnitState) -> Table:
+        """The table of blows that leave the target in ``foe`` as it is: one per state. O(1)."""
+        got = self._alone.get(foe)
+        if got is None:
+            got = self._alone[foe] = ((foe, 1),), 1
         return got
 
     def run_table(self, steps: tuple[int, ...], own: UnitState, foe: UnitState, choice: Choice,
-                  slow: frozenset[int]) -> tuple[tuple[tuple[UnitState, int], ...], int]:
+                  slow: frozenset[int]) -> Table:
         """The blows of this unit at each of ``steps`` in turn (Initiative steps at
         which the target does not strike back, so this unit's models in play do
         not change between them), as one table like :meth:`strike_table`: the
         target's states after the last, in the order the steps one after the
-        other list them, over their common total. Memoised per (steps, who
-        strikes at each, target state); O(states x outcomes) multiply-adds per
-        step the first time."""
+        other list them, over their common total (on one birth chain, the
+        capped sum of the steps' wounds: :meth:`_run_on_chain`). Memoised per
+        (steps, who strikes at each, target state); O(states x outcomes)
+        multiply-adds per step the first time."""
         if len(steps) == 1:
             return self.strike_table(steps[0], own, foe, choice, slow)
-        key = (steps, tuple(self._strikers(i, own, choice, slow)[4] for i in steps), foe)
+        whos = [self._strikers(i, own, choice, slow) for i in steps]  # the same at every state of the run
+        key = (steps, tuple(who[4] for who in whos), foe)
         got = self._runs.get(key)
         if got is None:
-            states: dict[UnitState, int] = {foe: 1}
-            total = 1
-            for i in steps:
-                states, lcm = mix([(w, self.strike_table(i, own, st, choice, slow)) for st, w in states.items()])
-                total *= lcm
-            got = self._runs[key] = (tuple(states.items()), total)
+            got = self._run_on_chain(whos, choice, foe) if any(foe.wounds) else None
+            if got is None:
+                states: dict[UnitState, int] = {foe: 1}
+                total = 1
+                table = self._table
+                for i, who in zip(steps, whos, strict=True):
+                    states, lcm = mix([(w, table(i, who, own, st, choice, slow)) for st, w in states.items()])
+                    total *= lcm
+                got = (tuple(states.items()), total)
+            self._runs[key] = got
+        return got
+
+    def _chain_table(self, who: tuple, foe: UnitState) -> Table | None:
+        """:meth:`_blows` as a table, without a Dist, when the lines striking
+        (``who``, :meth:`_strikers`; no Hammer of Wrath) make one group of
+        blows (:meth:`_blows`: lines striking alike summed on a birth chain)
+        whose wounds thin on the target (:meth:`_thins`) along its birth chain
+        (:meth:`_birth_table`) or its chain of saves (:meth:`_saved_table`).
+        The same pairs, in the same order, over the same total as
+        :meth:`strike_table` from :meth:`_blows`. None otherwise (then
+        :meth:`_blows`). O(chain) when the binomial and the chain are known."""
+        if not any(foe.wounds):
+            return self.unchanged(foe)
+        group = self._one_group(who, foe)
+        if not group:
+            return None if group is None else self.unchanged(foe)
+        attacks, p_hit, b, toughness = group
+        _, _, thins, p, own = self._chance(b, toughness, p_hit)
+        if not thins:
+            return None
+        chain = self._on_birth_chain(foe, b, toughness, p_hit)
+        if chain is not None:
+            return self._birth_table(attacks, p, chain)
+        return self._saved_table(attacks, p, own, foe)
+
+    def _one_group(self, who: tuple, foe: UnitState) -> tuple | None:
+        """The blows of the lines striking (``who``, :meth:`_strikers`) on ``foe``
+        as one group, as :meth:`_blows` groups them (lines striking alike, their
+        attacks summed, when their wounds make a birth chain): (attacks, P(hit),
+        blow, target's Toughness); () when no line has an attack; None when
+        they make several groups. Memoised per (strikers, target state);
+        O(lines) when the sums are known."""
+        key = (who[4], foe)
+        got = self._groups.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            got = self._groups[key] = self._grouped(who[0], who[1], foe)
+        return got
+
+    def _grouped(self, counts: tuple[int, ...], choice: tuple[int, ...], foe: UnitState) -> tuple | None:
+        """:meth:`_one_group` from the models striking per line and the option of each. O(lines)."""
+        target_ws, toughness = self._stats(foe)
+        group: list = []  # the lines' attacks summed, P(hit), blow
+        for j, n in enumerate(counts):
+            if not n:
+                continue
+            b = self.options[j][choice[j]]
+            attacks = self._attack_counts(j, n, b.extra_attacks)
+            if not max(attacks.weights()):  # no Attacks at all
+                continue
+            p_hit = self._p_hit(j, target_ws)
+            if not group:
+                group = [attacks, p_hit, b]
+            elif group[1] is p_hit and group[2] == b and self._on_birth_chain(foe, b, toughness, p_hit):
+                group[0] = self._summed(group[0], attacks)
+            else:
+                return None
+        return (*group, toughness) if group else ()
+
+    def _run_on_chain(self, whos: list[tuple], choice: Choice,
+                      foe: UnitState) -> Table | None:
+        """The blows of a run of steps (``whos``: who strikes at each,
+        :meth:`_strikers`) when at each step the strikers make one group whose
+        wounds thin along the same birth chain of ``foe``, the target's WS and
+        Toughness the same at every state of it (:meth:`_steady`): then k1
+        wounds and k2 after them reach the chain's state min(k1 + k2, last),
+        and the run is the capped sum of the steps' binomials (the same states
+        in the same order as the steps one after the other, the same
+        probabilities; weights reduced). None otherwise. O(chain) when the
+        sums are known, against O(chain^2) multiply-adds one step after the other."""
+        states: tuple[UnitState, ...] | None = None
+        wounds: Dist | None = None
+        for who in whos:
+            if who[3]:  # nobody strikes at this step
+                continue
+            group = None if any(who[2]) else self._one_group(who, foe)
+            if group is None:
+                return None
+            if not group:
+                continue
+            attacks, p_hit, b, toughness = group
+            _, _, thins, p, _ = self._chance(b, toughness, p_hit)
+            chain = self._on_birth_chain(foe, b, toughness, p_hit) if thins else None
+            if chain is None or (states is not None and chain[0] != states) or not self._steady(chain[0]):
+                return None
+            states = chain[0]
+            step = self._thinned_by(attacks, p, self._one(chain[1]))
+            if self._capped.suffixes(step) is None:  # outcomes not 0, 1, 2... in order: the order may differ
+                return None
+            wounds = step if wounds is None else self._summed(wounds, step)
+        if states is None or wounds is None:
+            return None
+        return on_chain(states, self._capped(wounds, len(states)))
+
+    def _steady(self, states: tuple[UnitState, ...]) -> bool:
+        """The target's majority WS and Toughness are the same at every state of
+        a chain with a model in play. O(chain) once per chain."""
+        got = self._steady_chains.get(id(states))
+        if got is None or got[0] is not states:
+            stats = {self._stats(st) for st in states if any(st.wounds)}
+            got = self._steady_chains[id(states)] = (states, len(stats) <= 1)
+        return got[1]
+
+    def _birth_table(self, attacks: Dist, p: Fraction,
+                     chain: tuple[tuple[UnitState, ...], Fraction]) -> Table:
+        """Each wound (``attacks`` each at chance ``p``) kills the next model of
+        the birth chain or is saved: k wounds take it to its state min(k,
+        last), the weights those of the capped binomial (:class:`~.chain_tables.CappedWounds`). O(chain)."""
+        states, p_kill = chain
+        return on_chain(states, self._capped(self._thinned_by(attacks, p, self._one(p_kill)), len(states)))
+
+    def _saved_table(self, attacks: Dist, p: Fraction, own: IndexedKernel,
+                     foe: UnitState) -> Table | None:
+        """Each wound is saved at one chance q, else moves the target on
+        (:meth:`~.casualties.IndexedKernel.saved_chain`): u unsaved wounds
+        reach E_min(u, last), mixed over the capped binomial of the unsaved
+        wounds, as :meth:`_wounds` mixes them (the same pairs, order and
+        reduced total). None without such a chain. O(unsaved wounds x states)
+        multiply-adds, charged as that mixture is."""
+        saved = own.saved_chain(foe)
+        if saved is None:
+            return None
+        q, after = saved
+        pairs, total = self._capped(self._thinned_by(attacks, p, self._one(q, True)), len(after))
+        return mixed([(v, self._dist_table(after[u])) for u, v in pairs], total)
+
+    def _dist_table(self, d: Dist) -> Table:
+        """A Dist of target states as a table. Kept per Dist (the chains keep theirs). O(1) when known."""
+        got = self._by_dist.get(id(d))
+        if got is None or got[0] is not d:
+            got = self._by_dist[id(d)] = (d, (tuple(d.weights().items()), d.denominator))
+        return got[1]
+
+    def _one(self, p: Fraction, complement: bool = False) -> Fraction:
+        """``p`` (``complement``: 1 - p) as one object per value, so that
+        :meth:`_thinned_by` knows it. Kept per object given. O(1) when known."""
+        known = self._kills.get((id(p), complement))
+        if known is None or known[0] is not p:
+            x = 1 - p if complement else p
+            known = self._kills[id(p), complement] = (p, self._interned.setdefault(x, x))
+        return known[1]
+
+    def _on_birth_chain(self, foe: UnitState, b: Blow, toughness: int,
+                        p_hit: Fraction) -> tuple[tuple[UnitState, ...], Fraction] | None:
+        """The birth chain of ``foe`` under blow ``b``'s wounds when they thin
+        (:meth:`_thins`), else None. O(1) when known."""
+        _, _, thins, _, own = self._chance(b, toughness, p_hit)
+        if not thins:
+            return None
+        key = (id(own), foe)  # the kernels are kept (:meth:`kernel`): their ids are theirs
+        got = self._chain_of.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            got = self._chain_of[key] = own.birth_chain(foe)
         return got
 
     def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:
@@ -333,10 +463,14 @@ class Striker:
         return self._wounds(result, pending[0], pending[1], pending[2], toughness) if pending else result
 
     def _stats(self, foe: UnitState) -> tuple[int, int]:
-        """The target's majority WS and Toughness among its models in play. Memoised per Wounds left."""
-        got = self._target_stats.get(foe.wounds)
+        """The target's majority WS and Toughness among its models in play. Memoised per state and per Wounds left."""
+        got = self._stats_of.get(foe)  # states keep their hash: O(1)
         if got is None:
-            got = self._target_stats[foe.wounds] = (majority_ws(self.target, foe), majority_toughness(self.target, foe))
+            got = self._target_stats.get(foe.wounds)
+            if got is None:
+                got = self._target_stats[foe.wounds] = (majority_ws(self.target, foe),
+                                                        majority_toughness(self.target, foe))
+            self._stats_of[foe] = got
         return got
 
     def _thins(self, result: Dist, b: Blow, toughness: int, p_hit: Fraction) -> bool:
@@ -372,15 +506,9 @@ class Striker:
 
     def _on_chain(self, wounds: Dist, states: tuple[UnitState, ...]) -> Dist:
         """``wounds`` (a Dist over 0, 1, 2...) as the states of a birth chain: k
-        wounds reach ``states[min(k, last)]``. The weights, capped at the chain's
-        length and reduced, are kept per (Dist, length), shared by every chain
-        of that length. O(chain) when known, O(outcomes) the first time."""
-        key = (id(wounds), len(states))
-        got = self._capped.get(key)
-        if got is None or got[0] is not wounds:
-            capped = wounds.map(lambda k: min(k, len(states) - 1))
-            got = self._capped[key] = (wounds, tuple(capped.weights().items()), capped.denominator)
-        return Dist._make({states[k]: v for k, v in got[1]}, got[2], reduce=False)
+        wounds reach ``states[min(k, last)]`` (:func:`~.chain_tables.on_chain`). O(chain)."""
+        pairs, total = on_chain(states, self._capped(wounds, len(states)))
+        return Dist._make(dict(pairs), total, reduce=False)
 
     def _thinned_by(self, attacks: Dist, p: Fraction, p_then: Fraction) -> Dist:
         """:meth:`_thinned` at ``p x p_then``, memoised on the three objects (kept
@@ -413,12 +541,13 @@ class Striker:
                 chain = own.birth_chain(next(iter(result.weights())))
                 if chain is not None:  # each wound kills the next model or is saved: O(attacks)
                     states, p_kill = chain
-                    return self._on_chain(self._thinned_by(attacks, p, p_kill), states)
+                    return self._on_chain(self._thinned_by(attacks, p, self._one(p_kill)), states)
                 saved = own.saved_chain(next(iter(result.weights())))
                 if saved is not None:  # each wound is saved at one chance, else moves on: O(unsaved wounds)
                     q, after = saved
                     last = len(after) - 1
-                    return self._thinned_by(attacks, p, 1 - q).map(lambda u: min(u, last)).then(after.__getitem__)
+                    unsaved = self._thinned_by(attacks, p, self._one(q, True))
+                    return unsaved.map(lambda u: min(u, last)).then(after.__getitem__)
             return own.run(self._thinned(attacks, p), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})

@@ -245,16 +245,17 @@ class Blows:
         lcm = 1
         a_table, d_table = self.a.strike_table, self.d.strike_table
         a_run, d_run = self.a.run_table, self.d.run_table
+        a_same, d_same = self.a.unchanged, self.d.unchanged
         for n, (steps, side) in enumerate(runs):
             parts, lcm, terms = [], 1, 0
             append = parts.append
             i = steps[0]
             for (att, dfd), w in states.items():
-                if side == "a":
+                if side == "a":  # the defender strikes at none of these steps: it leaves the attacker as it is
                     on_d, d_total = a_run(steps, att, dfd, a_choice, a_slow)
-                    on_a, a_total = d_table(i, dfd, att, d_choice, d_slow)
+                    on_a, a_total = d_same(att)
                 elif side == "d":
-                    on_d, d_total = a_table(i, att, dfd, a_choice, a_slow)
+                    on_d, d_total = a_same(dfd)
                     on_a, a_total = d_run(steps, dfd, att, d_choice, d_slow)
                 else:
                     on_d, d_total = a_table(i, att, dfd, a_choice, a_slow)

@@ -42,7 +42,8 @@ from ...core import Dist, InputError, Kernel, check_size, iterate
 from ...dice import Target, successes
 from ..allocation import UnitState
 from ..scenario import World
-from .blows import CHARGE_BONUS, RAGE_BONUS, weapon_blows
+from .blows import CHARGE_BONUS, RAGE_BONUS
+from .strike_options import weapon_blows
 from .engagement import READY, Engagement, charge_kernel, check_assault
 from .firing import alive_per_line
 from .melee import HAMMER_OF_WRATH_INITIATIVE
@@ -88,7 +89,7 @@ def _attack(strength: int, ap: int | None, rules: tuple[str, ...]) -> Shooting:
 def _options(unit: Unit, j: int, terrain: bool) -> list[Strikes]:
     """Line ``j``'s ways to strike a vehicle on the charge: one per close-combat
     weapon it may fight with, or its own Strength and AP, as in any fight
-    (:func:`~.blows.weapon_blows`). O(weapons)."""
+    (:func:`~.strike_options.weapon_blows`). O(weapons)."""
     m = unit.models[j]
     if m.melee is None:
         raise InputError(f"{unit.name}: {m.name} has no close-combat profile (ws, initiative, attacks, strength, "

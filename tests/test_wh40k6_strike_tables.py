@@ -1,0 +1,100 @@
+"""A fight step's blows as integer tables (``Striker.strike_table``) built
+without a Dist: on a birth chain, on a chain of saves, and the capped
+binomial they both read, against hand-computed weights and against the
+blows as a Dist (``Striker.strike``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from exactodds.core import Dist
+from exactodds.rules.allocation import UnitState
+from exactodds.rules.wh40k6.blows import Striker
+from exactodds.rules.wh40k6.chain_tables import capped
+from exactodds.rules.wh40k6.units import Unit
+from tests.test_wh40k6_fight import fighter
+
+
+def _table(unit: Unit, target: Unit, own: UnitState, foe: UnitState) -> list:
+    s = Striker(unit, target, False, False)
+    pairs, total = s.strike_table(4, own, foe, s.choose(foe), frozenset())
+    return [*((st.wounds, st.unsaved, v) for st, v in pairs), total]
+
+
+def _dist(unit: Unit, target: Unit, own: UnitState, foe: UnitState) -> list:
+    s = Striker(unit, target, False, False)
+    d = s.strike(4, own, foe, s.choose(foe), frozenset())
+    return [*((st.wounds, st.unsaved, v) for st, v in d.weights().items()), d.denominator]
+
+
+def test_blows_on_a_birth_chain() -> None:
+    """3 attacks, hit 4+, wound 4+, save 4+ on 2 models: kills ~ Binomial(3, 1/8)
+    capped at 2: 7^3, 3 x 7^2 and 3 x 7 + 1 over 8^3."""
+    a, d = Unit((fighter("a", count=3),)), Unit((fighter("d", count=2, save=4),))
+    own, foe = UnitState((1, 1, 1)), UnitState((1, 1))
+    want = [((1, 1), 0, 343), ((0, 1), 1, 147), ((0, 0), 2, 22), 512]
+    assert _table(a, d, own, foe) == want == _dist(a, d, own, foe)
+
+
+def test_blows_on_a_chain_of_saves() -> None:
+    """A Look Out, Sir sergeant (4+ to pass the wound on) and one more model, both
+    saving on 3+: 2 attacks at 1/4 to wound, each unsaved at 1/3, so u unsaved
+    wounds ~ Binomial(2, 1/12) (121, 22, 1 over 144); one unsaved wound kills
+    either model, half and half."""
+    a = Unit((fighter("a", count=1, a=2),))
+    d = Unit((fighter("sgt", char=True, los=True, save=3), fighter("d", count=1, save=3)))
+    own, foe = UnitState((1,)), UnitState((1, 1))
+    want = [((1, 1), 0, 121), ((1, 0), 1, 11), ((0, 1), 1, 11), ((0, 0), 2, 1), 144]
+    assert _table(a, d, own, foe) == want == _dist(a, d, own, foe)
+
+
+def test_a_capped_binomial_from_its_suffix_sums() -> None:
+    """Binomial(4, 1/2) = 1, 4, 6, 4, 1 over 16, capped at 2, at 4 or more, at 0."""
+    d = Dist.binomial(4, Fraction(1, 2))
+    tails = ([1, 4, 6, 4, 1], [16, 15, 11, 5, 1])
+    assert capped(tails, d, 2) == (((0, 1), (1, 4), (2, 11)), 16)
+    assert capped(tails, d, 4) == capped(tails, d, 9) == (((0, 1), (1, 4), (2, 6), (3, 4), (4, 1)), 16)
+    assert capped(tails, d, 0) == (((0, 1),), 1)
+
+
+def test_a_capped_dist_in_any_order() -> None:
+    """Outcomes not 0, 1, 2... in order: merged in the order they first appear, reduced."""
+    d = Dist.from_weights([(3, 1), (0, 2), (1, 1)])
+    assert capped(None, d, 1) == (((1, 1), (0, 1)), 2)
+    assert capped(None, d, 5) == (((3, 1), (0, 2), (1, 1)), 4)
+
+
+def _run(unit: Unit, target: Unit, foe: UnitState, plain: bool, monkeypatch: pytest.MonkeyPatch) -> list:
+    """The blows at Initiative 4 then 2 as one table: the states and their
+    probabilities; ``plain``: one step after the other, no capped sum."""
+    with monkeypatch.context() as m:
+        if plain:
+            m.setattr(Striker, "_run_on_chain", lambda self, whos, choice, foe: None)
+        s = Striker(unit, target, False, False)
+        own = UnitState(tuple(x.wounds for x in unit.expanded()))
+        pairs, total = s.run_table((4, 2), own, foe, s.choose(foe), frozenset())
+        return [(st.wounds, st.unsaved, Fraction(v, total)) for st, v in pairs]
+
+
+def test_a_run_on_one_chain_is_the_capped_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One attack at Initiative 4, one at 2, each killing at 1/8 (hit 4+, wound 4+,
+    save 4+), on two models: kills ~ Binomial(2, 1/8), 49, 14, 1 over 64."""
+    a = Unit((fighter("fast", i=4), fighter("slow", i=2)))
+    d = Unit((fighter("d", count=2, save=4),))
+    got = _run(a, d, UnitState((1, 1)), False, monkeypatch)
+    assert got == [((1, 1), 0, Fraction(49, 64)), ((0, 1), 1, Fraction(14, 64)), ((0, 0), 2, Fraction(1, 64))]
+    assert got == _run(a, d, UnitState((1, 1)), True, monkeypatch)
+
+
+def test_a_run_whose_target_changes_toughness_goes_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two Toughness 4 models in front of a Toughness 5 one: after the first falls
+    the majority Toughness is 5 (highest on a tie), so the chain is not one
+    binomial; the run is the steps one after the other, from any start."""
+    a = Unit((fighter("fast", count=3, i=4, a=2), fighter("slow", count=2, i=2, a=2, s=5)))
+    d = Unit((fighter("d", count=2, save=5), fighter("big", t=5, save=5)))
+    for foe in (UnitState((1, 1, 1)), UnitState((0, 1, 1), 1)):
+        assert _run(a, d, foe, False, monkeypatch) == _run(a, d, foe, True, monkeypatch)
+    s = Striker(a, d, False, False)
+    assert not s._steady((UnitState((1, 1, 1)), UnitState((0, 1, 1), 1), UnitState((0, 0, 1), 2)))
