@@ -86,6 +86,28 @@ def test_a_round_from_many_engagements_is_their_tables_merged() -> None:
     assert [(i, F(v, total)) for i, v in got] == list(want.items())
 
 
+def test_endings_of_another_denominator_take_the_plain_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When no ending's total divides the common ending denominator, the rows are
+    refused (none kept) and every engagement's table is merged the plain way:
+    the same probabilities, twice in a row (a refused key is not remembered)."""
+    import exactodds.rules.wh40k6.engagement as engagement
+    a = Unit((fighter("a", count=4, i=2, a=2, ld=7),))
+    d = Unit((fighter("d", count=3, i=3, ld=7, save=5),))
+    e = Engagement(UnitState((1, 1, 1, 1)), UnitState((1, 1, 1)), LOCKED, LOCKED, True)
+
+    def answer(rounds: Rounds) -> dict:
+        got = rounds.on_dist(rounds.on_dist(engagement.Dist.constant(e)))
+        return {k: got.pmf(k) for k in got.support()}
+
+    want = answer(Rounds(a, d))
+    with monkeypatch.context() as m:
+        m.setattr(engagement, "ENDING_DENOMINATOR", 1)
+        plain = Rounds(a, d)
+        assert plain.mixture([(e, 1)]) is None and plain.mixture([(e, 1)]) is None
+        assert answer(plain) == want
+    assert len(want) > 10 and sum(want.values()) == 1
+
+
 @pytest.mark.parametrize("difference, loser_ld, morale, want", [
     (0, 7, "", 0), (3, 7, "", 3), (5, 7, "", 5), (6, 7, "", 5), (12, 7, "", 5), (-9, 9, "", -7),
     (-2, 3, "", -1), (4, 10, "stubborn", 1), (-4, 10, "fearless", -1)])

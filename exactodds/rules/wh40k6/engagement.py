@@ -246,9 +246,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
 
     def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, key: int, base: int, d_id: int) -> int:
         """The index in ``pairs_of`` of :func:`settled`'s pairs over
-        :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it) after
-        the blows left ``att`` and ``dfd`` (their sides ``a`` and ``d``),
-        memoised on ``key`` (:func:`settled`'s, as one integer: ``base``, the
+        :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it, not
+        memoised) after the blows left ``att`` and ``dfd`` (their sides ``a``
+        and ``d``), memoised on ``key`` (:func:`settled`'s, as one integer: ``base``, the
         attacker's state number shifted, or'ed with the defender's ``d_id``
         times :data:`span` plus the clamped difference of unsaved wounds) and
         on the same integer with the :func:`decisive` difference. The decisive
@@ -260,7 +260,6 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         known = outcomes.get(how)
         if known is None:
             if how in outcomes:
-                scaled[key] = -1
                 return -1
             # the test reads the unsaved wounds only up to their decisive difference
             falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
@@ -270,7 +269,6 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 decisive(how[2], a.standing, d.standing), statuses_ids.number(tuple(weights)), tuple(weights),
                 tuple(v * f for v in weights.values()))
             if known is None:
-                scaled[key] = -1
                 return -1
         dec, sid, statuses, scaled_weights = known
         at = base | (d_id * span + dec + cap)
@@ -314,8 +312,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     def row_of(e: Engagement) -> Row | None:
         """The round from a locked engagement up to the endings: the indices of its
         endings in ``pairs_of`` and their integer weights (two tuples in the order
-        of the states after the blows), and their total; the numbers of the engagements after the round in
-        its table's order. None with Concussive weapons or an ending of another
+        of the states after the blows), and their total; the numbers of the
+        engagements after the round in its table's order. None with Concussive weapons or an ending of another
         denominator. The last Initiative step's blows and each state's ending in
         one pass, states after the blows not merged first: O(states after the
         blows) multiply-adds, one integer key and one look-up each (the key packs
@@ -340,8 +338,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                     i = scaled.get(key)
                     if i is None:
                         i = settled_over(att, dfd, a, d, key, base, d_id)
-                    if i < 0:
-                        return None
+                        if i < 0:  # not kept in ``scaled``: met again, it is found again
+                            return None
                     local[i] = get(i, 0) + sa * vd
         order = tuple(dict.fromkeys(chain.from_iterable(map(end_lists.__getitem__, local))))
         got = rows[e] = (tuple(local), tuple(local.values()), total * lcm, order)
