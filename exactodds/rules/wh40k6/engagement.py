@@ -298,66 +298,75 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         return got[1]
 
     def d_sided_of(on: tuple) -> tuple:
-        """The defender's blows as (state, its side, the number of its state
-        without the counter, that number's part of a key, unsaved wounds,
-        weight), once per table."""
+        """The defender's blows as ((state, its side, the number of its state
+        without the counter, that number's part of a key, unsaved wounds), ...)
+        and their weights in the same order, once per table."""
         got = d_sided.get(id(on))
         if got is None or got[0] is not on:
-            got = d_sided[id(on)] = (on, tuple((st, d, d.number, d.number * span + cap, st.unsaved, v)
-                                                for st, v in on for d in (d_side(st),)))
-        return got[1]
+            got = d_sided[id(on)] = (on, tuple((st, d, d.number, d.number * span + cap, st.unsaved)
+                                                for st, _ in on for d in (d_side(st),)), tuple(v for _, v in on))
+        return got[1], got[2]
 
     rows: dict[Engagement, Row | None] = {}
 
     def row_of(e: Engagement) -> Row | None:
-        """The round from a locked engagement up to the endings: the indices of its
-        endings in ``pairs_of`` and their integer weights (two tuples in the order
-        of the states after the blows), and their total; the numbers of the
-        engagements after the round in its table's order. None with Concussive weapons or an ending of another
-        denominator. The last Initiative step's blows and each state's ending in
-        one pass, states after the blows not merged first: O(states after the
-        blows) multiply-adds, one integer key and one look-up each (the key packs
-        both states' numbers and the clamped difference of unsaved wounds).
-        Memoised per engagement."""
+        """The round from a locked engagement up to the endings, as the last
+        Initiative step's parts: per state before that step and each attacker's
+        state after it, (its weight, the indices in ``pairs_of`` of the endings
+        its defender's states after the step reach, those states' weights (kept
+        per table)); the row's total, its number of entries, and the numbers of
+        the engagements after the round in its table's order. The weight of an
+        entry is its part's times its own (an index may come again: its weights
+        add up). None with Concussive weapons or an ending of another
+        denominator. O(states after the blows) look-ups of one integer key each
+        (the key packs both states' numbers and the clamped difference of
+        unsaved wounds), no product: a round multiplies out the parts it sums
+        (:func:`mixture`). Memoised per engagement."""
         if e in rows:
             return rows[e]
         rows[e] = None
         if blows.a.concussive or blows.d.concussive:
             return None
         parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
-        local: dict[int, int] = {}
-        get = local.get
+        row: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        entries = 0
+        get = scaled.get
         for w, den, on_a, on_d in parts:
             scale = w * (lcm // den)
-            ds = d_sided_of(on_d)
+            ds, vds = d_sided_of(on_d)
             for att, a, base, ua, va in a_sided_of(on_a):
-                sa = scale * va
-                for dfd, d, d_id, dk, ud, vd in ds:
-                    diff = ud - ua
-                    key = base | (dk + (diff if -cap <= diff <= cap else cap if diff > 0 else -cap))
-                    i = scaled.get(key)
-                    if i is None:
-                        i = settled_over(att, dfd, a, d, key, base, d_id)
-                        if i < 0:  # not kept in ``scaled``: met again, it is found again
-                            return None
-                    local[i] = get(i, 0) + sa * vd
-        order = tuple(dict.fromkeys(chain.from_iterable(map(end_lists.__getitem__, local))))
-        got = rows[e] = (tuple(local), tuple(local.values()), total * lcm, order)
+                keys = [base | (dk + (ud - ua if -cap <= ud - ua <= cap else cap if ud > ua else -cap))
+                        for _, _, _, dk, ud in ds]
+                found = list(map(get, keys))
+                if None in found:
+                    for k in range(found.index(None), len(found)):
+                        if found[k] is None:
+                            dfd, d, d_id, _, _ = ds[k]
+                            i = found[k] = settled_over(att, dfd, a, d, keys[k], base, d_id)
+                            if i < 0:  # not kept in ``scaled``: met again, it is found again
+                                return None
+                row.append((scale * va, tuple(found), vds))  # type: ignore[arg-type]
+                entries += len(found)
+        ends = chain.from_iterable(idx for _, idx, _ in row)
+        order = tuple(dict.fromkeys(chain.from_iterable(map(end_lists.__getitem__, ends))))
+        got = rows[e] = (tuple(row), total * lcm, entries, order)
         return got
 
     def fused(e: Engagement) -> Table | None:
         """The round from a locked engagement as a weight table from its
         :func:`row_of` (the same pairs, in the same order, as :func:`merged`;
         not reduced). O(its row x endings)."""
-        row = row_of(e)
-        if row is None:
+        got = row_of(e)
+        if got is None:
             return None
         out: dict[int, int] = {}
-        get = out.get
-        for i, x in zip(row[0], row[1]):
-            for end, v in pairs_of[i]:
-                out[end] = get(end, 0) + x * v
-        return tuple(out.items()), row[2] * ENDING_DENOMINATOR
+        put = out.get
+        for sa, idx, vds in got[0]:
+            for i, vd in zip(idx, vds, strict=True):
+                x = sa * vd
+                for end, v in pairs_of[i]:
+                    out[end] = put(end, 0) + x * v
+        return tuple(out.items()), got[1] * ENDING_DENOMINATOR
 
     def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights
@@ -369,21 +378,23 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         that order; None with Concussive weapons or an ending of another
         denominator. O(each engagement's row) multiply-adds (:func:`row_of`,
         memoised, so a later round from known engagements costs only these,
-        on a list indexed by ending), then O(distinct endings x their
-        outcomes): the endings are applied once per round, not once per
-        engagement."""
+        on a list indexed by ending; one more per part of a row), then
+        O(distinct endings x their outcomes): the endings are applied once per
+        round, not once per engagement."""
         got = [row_of(e) for e, _ in items]
         if None in got:
             return None
-        totals = {row[2] for row in got}  # type: ignore[index]
+        totals = {row[1] for row in got}  # type: ignore[index]
         common = math.lcm(*totals)
         scales = {total: common // total for total in totals}
         acc = [0] * len(pairs_of)
-        for (_, weight), (ends, values, total, _) in zip(items, got, strict=True):  # type: ignore[misc]
+        for (_, weight), (row, total, entries, _) in zip(items, got, strict=True):  # type: ignore[misc]
             f = weight * scales[total]
-            charge(len(ends), f.bit_length())
-            for i, x in zip(ends, values):
-                acc[i] += f * x
+            charge(entries, f.bit_length())
+            for sa, idx, vds in row:
+                g = f * sa
+                for i, x in zip(idx, vds):
+                    acc[i] += g * x
         out = [0] * len(numbers.values)
         for i, x in enumerate(acc):
             if x:
@@ -414,7 +425,7 @@ ENDING_DENOMINATOR = 36 * 36
 """A common multiple of the endings' totals: a morale test in 36ths, then a
 sweeping advance in 36ths."""
 
-Row = tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
+Row = tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], int, int, tuple[int, ...]]
 """A round from one engagement up to the endings (see ``row_of`` in :func:`fight_round`)."""
 
 Mixture = tuple[dict[int, int], int, list[tuple[int, ...]]]
