@@ -34,13 +34,38 @@ Attack = tuple[Fire, int, int]
 Factor = list[tuple[int, int]]
 """One attack's results from one world: (number of the target's state and status text, weight) pairs."""
 
+class Plan(NamedTuple):
+    """A step's sums of products for one sequence of worlds, as moves on lists
+    of integers: per stage, ``(source, destination, weight)`` triples and the
+    number of destinations. Stage 1 reads the worlds' weights, each next stage
+    the sums of the one before; the last one's sums are the step's outcomes,
+    in ``order`` (their keys: a prefix number and the last target's number)."""
+
+    stages: list[tuple[list[tuple[int, int, int]], int]]
+    order: list[tuple[int, int]]
+
+    def run(self, weights: list[int]) -> list[int]:
+        """The sums in ``order``: one multiply-add per move, O(moves)."""
+        for moves, size in self.stages:
+            sums = [0] * size
+            for s, d, v in moves:
+                sums[d] += weights[s] * v
+            weights = sums
+        return weights
+
+
+Row = tuple[int, int, list[Factor], int, tuple[int, ...]]
+"""One world of a step's input: (weight, number of its rest, each attack's
+results, their denominator, each attack's results numbered)."""
+
+
 class Volley:
     """Independent ``attacks`` from the same start (each at its own target, the
     targets distinct) as one step on a whole Dist of worlds (call it on the
-    Dist): the same Dist as ``dist.then(kernel)`` for :func:`shoot_kernel` (one
-    attack) or :func:`exchange_kernel` (the attack and the return fire), the
-    same outcomes in the same order (worlds in order; per world, the first
-    attack's results outer, the next ones' inner), without a World built,
+    Dist): the same Dist as ``dist.then(kernel)`` for :func:`~.exchange.shoot_kernel`
+    (one attack) or :func:`~.exchange.exchange_kernel` (the attack and the return
+    fire), the same outcomes in the same order (worlds in order; per world, the
+    first attack's results outer, the next ones' inner), without a World built,
     hashed and merged per product of the attacks' results.
 
     Each product adds its integer weight, over one common denominator (the lcm
@@ -52,7 +77,15 @@ class Volley:
     once per distinct (attack, firer's state, target's state and status text)
     over the whole scenario, then one big-integer multiply-add per product
     (O(sum over the worlds of the product of the attacks' outcomes)), then
-    O(distinct worlds x (units + attacks)) to build the worlds."""
+    O(distinct worlds x (units + attacks)) to build the worlds.
+
+    The second time the step meets the same sequence of worlds (their rests
+    and their attacks' results, the weights aside), it runs a :class:`Plan`
+    instead (:meth:`_plan`): the sums taken one attack at a time, the products
+    that share a partial end merged before the next attack multiplies them out
+    (for an exchange, O(worlds x |return fire| + partial ends x |attack|)
+    multiply-adds instead of O(worlds x |attack| x |return fire|)), the order
+    of the outcomes the one the first meeting found."""
 
     def __init__(self, attacks: Sequence[Attack]) -> None:
         self.attacks = list(attacks)
@@ -61,33 +94,49 @@ class Volley:
         # kept from one application to the next (each turn): the states made, by Wounds
         # left; each target's (state, status text) numbered; the worlds with the targets
         # left out numbered; the keys' prefixes ((attack, prefix, its target's number)
-        # -> number); each attack's results landed; the worlds built, by key
+        # -> number); each attack's results landed, numbered; a kept world's certain
+        # result per (attack, number); the worlds built, by key; the order of the
+        # outcomes of each sequence of worlds met once, and the plan of each met twice
         self._made: dict[tuple[int, ...], UnitState] = {}
         self._sides: list[Numbering[tuple[UnitState, str]]] = [Numbering() for _ in attacks]
         self._rests: Numbering[tuple] = Numbering()
         self._prefixes: dict[tuple[int, int, int], int] = {}
-        self._landed: dict[tuple[int, UnitState, UnitState, str], tuple[int, Factor]] = {}
+        self._landed: dict[tuple[int, UnitState, UnitState, str], tuple[int, Factor, int]] = {}
+        self._certain: dict[tuple[int, int], tuple[Factor, int]] = {}
         self._worlds: dict[tuple[int, int], World] = {}
         self._prefix_list: list[tuple[int, int, int]] = []
+        self._met: dict[tuple, list[tuple[int, int]]] = {}
+        self._plans: dict[tuple, Plan] = {}
 
-    def _results(self, j: int, w: World) -> tuple[int, Factor]:
+    def _results(self, j: int, w: World) -> tuple[int, Factor, int]:
         """Attack ``j``'s results on world ``w`` as (denominator, (number of the
-        target's state and status text, weight) pairs): O(1) when known."""
+        target's state and status text, weight) pairs, their number): O(1) when known."""
         fire, f, t = self.attacks[j]
         key = (j, w.units[f], w.units[t], w.statuses[t])
         got = self._landed.get(key)
         if got is None:
             hits = fire(w.units[f], w.units[t], statuses_of(w.statuses[t]))
             landed = landed_text(w.statuses[t], hits, self._made).values()
-            got = self._landed[key] = (hits.denominator, [(self._sides[j].number(pair), v) for pair, v in
-                                                          zip(landed, hits.weights().values(), strict=True)])
+            factor = [(self._sides[j].number(pair), v) for pair, v in zip(landed, hits.weights().values(), strict=True)]
+            got = self._landed[key] = (hits.denominator, factor, len(self._landed) + len(self._certain))
         return got
 
-    def _rows(self, dist: Dist) -> tuple[list[tuple[int, int, list[Factor], int]], int]:
-        """Per world: (weight, number of its rest, each attack's results, their
-        denominator), a kept world as one certain result per target; and the
-        lcm of the denominators. O(units + attacks) per world."""
-        rows, lcm, terms = [], 1, 0
+    def _kept(self, j: int, w: World) -> tuple[Factor, int]:
+        """Attack ``j``'s certain result on a kept world ``w`` (its target as it
+        is), and its number. O(1) when known."""
+        t = self.targets[j]
+        n = self._sides[j].number((w.units[t], w.statuses[t]))
+        got = self._certain.get((j, n))
+        if got is None:
+            got = self._certain[(j, n)] = ([(n, 1)], len(self._landed) + len(self._certain))
+        return got
+
+    def _rows(self, dist: Dist) -> tuple[list[Row], int]:
+        """Per world, a :data:`Row` (a kept world: one certain result per
+        target, denominator 1); and the lcm of the denominators. O(units + attacks)
+        per world."""
+        rows: list[Row] = []
+        lcm, terms = 1, 0
         for w, weight in dist.weights().items():
             units, statuses = list(w.units), list(w.statuses)
             for t in self.targets:
@@ -95,25 +144,40 @@ class Volley:
             rest = self._rests.number((tuple(units), tuple(statuses), w.marks))
             if all(any(w.units[i].wounds) for i in self.involved):
                 got = [self._results(j, w) for j in range(len(self.attacks))]
-                den = math.prod(d for d, _ in got)
-                rows.append((weight, rest, [factor for _, factor in got], den))
+                den = math.prod(d for d, _, _ in got)
+                rows.append((weight, rest, [factor for _, factor, _ in got], den, tuple(n for _, _, n in got)))
                 lcm = math.lcm(lcm, den)
-                terms += math.prod(len(factor) for _, factor in got)
+                terms += math.prod(len(factor) for _, factor, _ in got)
             else:
-                rows.append((weight, rest, [[(side.number((w.units[t], w.statuses[t])), 1)]
-                                            for side, t in zip(self._sides, self.targets, strict=True)], 1))
+                kept = [self._kept(j, w) for j in range(len(self.attacks))]
+                rows.append((weight, rest, [factor for factor, _ in kept], 1, tuple(n for _, n in kept)))
                 terms += 1
         charge(terms, dist.denominator.bit_length() + lcm.bit_length())
         return rows, lcm
 
     def __call__(self, dist: Dist) -> Dist:
         """The step on ``dist`` (see the class docstring for the order and the cost)."""
-        prefixes = self._prefixes
         rows, lcm = self._rows(dist)
-        stride = len(self._sides[-1].values)  # a key is one int, k x stride + the last target's number
+        met = tuple((rest, numbers) for _, rest, _, _, numbers in rows)
+        plan = self._plans.get(met)
+        if plan is None and met in self._met:
+            plan = self._plans[met] = self._plan(rows, self._met.pop(met))
+        if plan is not None:
+            sums = plan.run([weight * (lcm // den) for weight, _, _, den, _ in rows])
+            return Dist.from_weights({self._world(key): v for key, v in zip(plan.order, sums, strict=True)})
+        acc, stride = self._products(rows, lcm)
+        self._met[met] = [divmod(key, stride) for key in acc]
+        return Dist.from_weights({self._world(divmod(key, stride)): v for key, v in acc.items()})
+
+    def _products(self, rows: list[Row], lcm: int) -> tuple[dict[int, int], int]:
+        """Each product's weight added under its key, in the order the products
+        come (worlds in order, the first attack outer): the sums by key, and the
+        stride of a key (k x stride + the last target's number)."""
+        prefixes = self._prefixes
+        stride = len(self._sides[-1].values)
         acc: dict[int, int] = {}
         get = acc.get
-        for weight, rest, factors, den in rows:
+        for weight, rest, factors, den, _ in rows:
             heads = [(rest, weight * (lcm // den))]
             for j, factor in enumerate(factors[:-1]):  # the attacks before the last: prefixes numbered
                 heads = [(prefixes.setdefault((j, k, i), len(prefixes)), c * v) for k, c in heads for i, v in factor]
@@ -121,7 +185,61 @@ class Volley:
                 base = k * stride
                 for i, v in factors[-1]:
                     acc[base + i] = get(base + i, 0) + c * v
-        return Dist.from_weights({self._world(divmod(key, stride)): v for key, v in acc.items()})
+        return acc, stride
+
+    def _plan(self, rows: list[Row], order: list[tuple[int, int]]) -> Plan:
+        """The :class:`Plan` of a sequence of worlds whose outcomes come in
+        ``order``: the attacks taken one at a time, in the order with the
+        fewest moves (every order tried when there are at most 3 attacks);
+        a stage's destination is a partial end (the rest, the results drawn
+        so far, the numbers of the attacks' results still to draw).
+        O(moves x attacks) per order tried."""
+        m = len(self.attacks)
+        sequences = list(itertools.permutations(range(m))) if m <= 3 else [tuple(range(m))]
+        slot = {key: n for n, key in enumerate(order)}
+        best: list[tuple[list[tuple[int, int, int]], int]] | None = None
+        for sequence in sequences:
+            stages = self._stages(rows, sequence, slot)
+            if best is None or sum(len(moves) for moves, _ in stages) < sum(len(moves) for moves, _ in best):
+                best = stages
+        assert best is not None
+        return Plan(best, order)
+
+    def _stages(self, rows: list[Row], sequence: Sequence[int], slot: dict[tuple[int, int], int]
+                ) -> list[tuple[list[tuple[int, int, int]], int]]:
+        """The stages of a :class:`Plan` drawing the attacks in ``sequence``. O(moves x attacks)."""
+        # a source: (rest, results drawn so far by attack, each attack's results, their numbers)
+        sources = [(rest, {}, factors, numbers) for _, rest, factors, _, numbers in rows]
+        stages = []
+        for depth, j in enumerate(sequence):
+            last = depth == len(sequence) - 1
+            partial: dict[tuple, int] = {}
+            nexts: list[tuple[int, dict[int, int], list[Factor], tuple[int, ...]]] = []
+            moves = []
+            for src, (rest, drawn, factors, numbers) in enumerate(sources):
+                still = tuple(numbers[x] for x in sequence[depth + 1:])
+                for i, v in factors[j]:
+                    now = {**drawn, j: i}
+                    if last:
+                        dst = slot[self._key(rest, now)]
+                    else:
+                        pkey = (rest, tuple(sorted(now.items())), still)
+                        dst = partial.get(pkey)
+                        if dst is None:
+                            dst = partial[pkey] = len(nexts)
+                            nexts.append((rest, now, factors, numbers))
+                    moves.append((src, dst, v))
+            stages.append((moves, len(slot) if last else len(nexts)))
+            sources = nexts
+        return stages
+
+    def _key(self, rest: int, drawn: dict[int, int]) -> tuple[int, int]:
+        """The key of an outcome (as :meth:`_products` numbers it): its prefix and
+        the last target's number. O(attacks)."""
+        k = rest
+        for j in range(len(self.attacks) - 1):
+            k = self._prefixes[(j, k, drawn[j])]
+        return k, drawn[len(self.attacks) - 1]
 
     def _world(self, key: tuple[int, int]) -> World:
         """The world of a key (its prefix, the last target's number): O(1) when
