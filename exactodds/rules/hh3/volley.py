@@ -14,7 +14,6 @@ the states stop changing.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -25,14 +24,15 @@ from ..allocation import Numbering, UnitState
 from ..scenario import World
 from .status import landed_text, statuses_of
 
-Fire = Callable[[UnitState, UnitState, frozenset[str]], Dist]
+Firing = Callable[[UnitState, UnitState, frozenset[str]], Dist]
 """One attack from a firer's state at a target's state and statuses: a Dist of :class:`~.status.Hit`."""
 
-Attack = tuple[Fire, int, int]
+Attack = tuple[Firing, int, int]
 """One attack of a step on worlds: the :class:`~.exchange.Fire`, the firer's and the target's positions."""
 
 Factor = list[tuple[int, int]]
 """One attack's results from one world: (number of the target's state and status text, weight) pairs."""
+
 
 class Plan(NamedTuple):
     """A step's sums of products for one sequence of worlds, as moves on lists
@@ -189,57 +189,66 @@ class Volley:
 
     def _plan(self, rows: list[Row], order: list[tuple[int, int]]) -> Plan:
         """The :class:`Plan` of a sequence of worlds whose outcomes come in
-        ``order``: the attacks taken one at a time, in the order with the
-        fewest moves (every order tried when there are at most 3 attacks);
-        a stage's destination is a partial end (the rest, the results drawn
-        so far, the numbers of the attacks' results still to draw).
-        O(moves x attacks) per order tried."""
+        ``order``: the attacks taken one at a time, the first one drawn the one
+        that leaves the fewest moves (:meth:`_moves`, every attack tried); a
+        stage's destination is a partial end (the rest, the results drawn so
+        far, the numbers of the attacks' results still to draw).
+        O(moves x attacks) for the plan, O(worlds x outcomes x attacks) per
+        attack tried."""
         m = len(self.attacks)
-        sequences = list(itertools.permutations(range(m))) if m <= 3 else [tuple(range(m))]
+        first = min(range(m), key=lambda j: self._moves(rows, j))
+        sequence = [first] + [j for j in range(m) if j != first]
         slot = {key: n for n, key in enumerate(order)}
-        best: list[tuple[list[tuple[int, int, int]], int]] | None = None
-        for sequence in sequences:
-            stages = self._stages(rows, sequence, slot)
-            if best is None or sum(len(moves) for moves, _ in stages) < sum(len(moves) for moves, _ in best):
-                best = stages
-        assert best is not None
-        return Plan(best, order)
-
-    def _stages(self, rows: list[Row], sequence: Sequence[int], slot: dict[tuple[int, int], int]
-                ) -> list[tuple[list[tuple[int, int, int]], int]]:
-        """The stages of a :class:`Plan` drawing the attacks in ``sequence``. O(moves x attacks)."""
-        # a source: (rest, results drawn so far by attack, each attack's results, their numbers)
-        sources = [(rest, {}, factors, numbers) for _, rest, factors, _, numbers in rows]
+        none: tuple[int | None, ...] = (None,) * m
+        # a source: (rest, results drawn so far by attack (None: not yet), each attack's results, their numbers)
+        sources = [(rest, none, factors, numbers) for _, rest, factors, _, numbers in rows]
         stages = []
         for depth, j in enumerate(sequence):
-            last = depth == len(sequence) - 1
+            last = depth == m - 1
+            later = sequence[depth + 1:]
             partial: dict[tuple, int] = {}
-            nexts: list[tuple[int, dict[int, int], list[Factor], tuple[int, ...]]] = []
+            nexts: list[tuple[int, tuple[int | None, ...], list[Factor], tuple[int, ...]]] = []
             moves = []
             for src, (rest, drawn, factors, numbers) in enumerate(sources):
-                still = tuple(numbers[x] for x in sequence[depth + 1:])
+                still = tuple(numbers[x] for x in later)
                 for i, v in factors[j]:
-                    now = {**drawn, j: i}
+                    now = drawn[:j] + (i,) + drawn[j + 1:]
                     if last:
                         dst = slot[self._key(rest, now)]
                     else:
-                        pkey = (rest, tuple(sorted(now.items())), still)
-                        dst = partial.get(pkey)
-                        if dst is None:
-                            dst = partial[pkey] = len(nexts)
+                        dst = partial.setdefault((rest, now, still), len(nexts))
+                        if dst == len(nexts):
                             nexts.append((rest, now, factors, numbers))
                     moves.append((src, dst, v))
             stages.append((moves, len(slot) if last else len(nexts)))
             sources = nexts
-        return stages
+        return Plan(stages, order)
 
-    def _key(self, rest: int, drawn: dict[int, int]) -> tuple[int, int]:
+    @staticmethod
+    def _moves(rows: list[Row], j: int) -> int:
+        """The moves of the first two stages of a plan that draws attack ``j``
+        first (all of them for two attacks): one per result of ``j`` per world,
+        then per distinct partial end one per product of the other attacks'
+        results. O(worlds x outcomes of ``j``)."""
+        moves = 0
+        partial: set[tuple] = set()
+        for _, rest, factors, _, numbers in rows:
+            still = numbers[:j] + numbers[j + 1:]
+            rest_moves = math.prod(len(f) for x, f in enumerate(factors) if x != j)
+            for i, _ in factors[j]:
+                moves += 1
+                if (rest, i, still) not in partial:
+                    partial.add((rest, i, still))
+                    moves += rest_moves
+        return moves
+
+    def _key(self, rest: int, drawn: tuple[int | None, ...]) -> tuple[int, int]:
         """The key of an outcome (as :meth:`_products` numbers it): its prefix and
         the last target's number. O(attacks)."""
         k = rest
         for j in range(len(self.attacks) - 1):
-            k = self._prefixes[(j, k, drawn[j])]
-        return k, drawn[len(self.attacks) - 1]
+            k = self._prefixes[(j, k, drawn[j])]  # type: ignore[index]
+        return k, drawn[-1]  # type: ignore[return-value]
 
     def _world(self, key: tuple[int, int]) -> World:
         """The world of a key (its prefix, the last target's number): O(1) when
