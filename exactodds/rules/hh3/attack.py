@@ -339,26 +339,50 @@ class ShootingAttack:
         check_size(total, f"the {len(self.groups)} fire groups of {self.attacker.name!r} "
                           f"({sum(g.shots for g in self.groups):,} shots at {units} possible target states)")
 
-    def wounds_for(self, group: FireGroup) -> Kernel:
-        """Step 7 for one group: HitStage -> WoundStage (or PenetrationStage)."""
+    def wounds_for(self, group: FireGroup) -> Callable[[Dist], Dist]:
+        """Step 7 for one group: HitStage -> WoundStage (or PenetrationStage), on
+        the whole distribution: each state's rolls (:meth:`wound_results`) with
+        the state's Wounds left and statuses joined back. O(sum of the rolls'
+        outcomes) multiply-adds, each distinct roll computed once."""
+        results = self.wound_results(group)
+        if self.target.is_vehicle:
+            def join(s: HitStage, v: VehicleHits) -> PenetrationStage:
+                return PenetrationStage(v[0], v[1], v[2], s.left, s.statuses)
+        else:
+            def join(s: HitStage, w: WoundRoll) -> WoundStage:  # type: ignore[misc]
+                return WoundStage(w.crit_wounds, w.wounds, s.left, s.statuses)
+        return lambda d: d.then(results, join)
+
+    def wound_results(self, group: FireGroup) -> Callable[[HitStage], Dist]:
+        """Step 7's rolls for one group from one HitStage: a Dist of
+        :class:`~.wounds.WoundRoll` (of :class:`~.vehicles.VehicleHits` against
+        vehicles), "(0, 0)" when no hit or no model is left. They depend on the
+        state only through its hits and which models are in play (their
+        toughness, or the armour facing hit): cached on those. O(hits) per
+        distinct (hits, crits, models in play)."""
         weapon, models = group.weapon, self.models
         shield = shield_active(self.conditions)
         facing = self.conditions.facing_hit
         vehicle = self.target.is_vehicle
+        cache: dict[tuple[int, int, tuple[bool, ...]], Dist] = {}
 
         def roll(s: HitStage) -> Dist:
+            key = (s.hits, s.crits, tuple(w > 0 for w in s.left))
+            got = cache.get(key)
+            if got is None:
+                got = cache[key] = rolls(s)
+            return got
+
+        def rolls(s: HitStage) -> Dist:
             alive = [i for i, w in enumerate(s.left) if w > 0]
             if not alive or s.hits == 0:
-                return Dist.constant((PenetrationStage(0, 0, 0, s.left, s.statuses) if vehicle
-                                      else WoundStage(0, 0, s.left, s.statuses)))
+                return Dist.constant(VehicleHits(0, 0, 0) if vehicle else WoundRoll(0, 0))
             hit = HitRoll(s.hits, s.crits)
             if vehicle:
                 armour = majority([models[i].armour.facing(facing) for i in alive])  # type: ignore[union-attr]
-                return vehicle_hits(hit, weapon.strength, armour).map(
-                    lambda v: PenetrationStage(v[0], v[1], v[2], s.left, s.statuses))
+                return vehicle_hits(hit, weapon.strength, armour)
             toughness = toughness_for_wounds([models[i].toughness for i in alive], shield)  # type: ignore[misc]
-            return wound_rolls(hit, weapon.strength, toughness, group.reroll_wounds).map(
-                lambda w: WoundStage(w.crit_wounds, w.wounds, s.left, s.statuses))
+            return wound_rolls(hit, weapon.strength, toughness, group.reroll_wounds)
 
         return roll
 
@@ -394,8 +418,8 @@ class ShootingAttack:
             steps.append(Step.whole(
                 stage_name(g.name, HITS), partial(_with_hits, group_hits(g)),
                 f"step 6: {g.shots_text()} hit rolls at BS {g.bs}{' (snap shots)' if g.snap else ''}"))
-            steps.append(Step.kernel(stage_name(g.name, PENETRATION if self.target.is_vehicle else WOUNDS),
-                                     self.wounds_for(g), "step 7"))
+            steps.append(Step.whole(stage_name(g.name, PENETRATION if self.target.is_vehicle else WOUNDS),
+                                    self.wounds_for(g), "step 7"))
             steps.append(Step.whole(stage_name(g.name, SAVES), self.saves_for(g), "steps 8-9"))
         steps.append(Step.kernel(REMOVE, self._remove_casualties(), "step 11"))
         after = aftermath_kernel(self.target)
