@@ -54,9 +54,13 @@ class Plan(NamedTuple):
         return weights
 
 
-Row = tuple[int, int, list[Factor], int, tuple[int, ...]]
-"""One world of a step's input: (weight, number of its rest, each attack's
-results, their denominator, each attack's results numbered)."""
+Shape = tuple[int, list[Factor], int, tuple[int, ...], int]
+"""What a step does to one world, its weight aside: (number of its rest, each
+attack's results, their denominator, each attack's results numbered, the
+number of products)."""
+
+Row = tuple[int, Shape]
+"""One world of a step's input: its weight and its :data:`Shape`."""
 
 
 class Volley:
@@ -95,8 +99,8 @@ class Volley:
         # left; each target's (state, status text) numbered; the worlds with the targets
         # left out numbered; the keys' prefixes ((attack, prefix, its target's number)
         # -> number); each attack's results landed, numbered; a kept world's certain
-        # result per (attack, number); the worlds built, by key; the order of the
-        # outcomes of each sequence of worlds met once, and the plan of each met twice
+        # result per (attack, number); each world's shape; the worlds built, by key; the
+        # order of the outcomes of each sequence of worlds met once, the plan of each met twice
         self._made: dict[tuple[int, ...], UnitState] = {}
         self._sides: list[Numbering[tuple[UnitState, str]]] = [Numbering() for _ in attacks]
         self._rests: Numbering[tuple] = Numbering()
@@ -107,6 +111,7 @@ class Volley:
         self._prefix_list: list[tuple[int, int, int]] = []
         self._met: dict[tuple, list[tuple[int, int]]] = {}
         self._plans: dict[tuple, Plan] = {}
+        self._shapes: dict[World, Shape] = {}
 
     def _results(self, j: int, w: World) -> tuple[int, Factor, int]:
         """Attack ``j``'s results on world ``w`` as (denominator, (number of the
@@ -131,39 +136,45 @@ class Volley:
             got = self._certain[(j, n)] = ([(n, 1)], len(self._landed) + len(self._certain))
         return got
 
+    def _shape(self, w: World) -> Shape:
+        """World ``w``'s :data:`Shape` (a kept world: one certain result per
+        target, denominator 1): O(1) when known, else O(units + attacks)."""
+        got = self._shapes.get(w)
+        if got is not None:
+            return got
+        units: list[UnitState | None] = list(w.units)
+        statuses: list[str | None] = list(w.statuses)
+        for t in self.targets:
+            units[t] = statuses[t] = None
+        rest = self._rests.number((tuple(units), tuple(statuses), w.marks))
+        if all(any(w.units[i].wounds) for i in self.involved):
+            results = [self._results(j, w) for j in range(len(self.attacks))]
+            got = (rest, [factor for _, factor, _ in results], math.prod(d for d, _, _ in results),
+                   tuple(n for _, _, n in results), math.prod(len(factor) for _, factor, _ in results))
+        else:
+            kept = [self._kept(j, w) for j in range(len(self.attacks))]
+            got = (rest, [factor for factor, _ in kept], 1, tuple(n for _, n in kept), 1)
+        self._shapes[w] = got
+        return got
+
     def _rows(self, dist: Dist) -> tuple[list[Row], int]:
-        """Per world, a :data:`Row` (a kept world: one certain result per
-        target, denominator 1); and the lcm of the denominators. O(units + attacks)
-        per world."""
-        rows: list[Row] = []
-        lcm, terms = 1, 0
-        for w, weight in dist.weights().items():
-            units, statuses = list(w.units), list(w.statuses)
-            for t in self.targets:
-                units[t] = statuses[t] = None
-            rest = self._rests.number((tuple(units), tuple(statuses), w.marks))
-            if all(any(w.units[i].wounds) for i in self.involved):
-                got = [self._results(j, w) for j in range(len(self.attacks))]
-                den = math.prod(d for d, _, _ in got)
-                rows.append((weight, rest, [factor for _, factor, _ in got], den, tuple(n for _, _, n in got)))
-                lcm = math.lcm(lcm, den)
-                terms += math.prod(len(factor) for _, factor, _ in got)
-            else:
-                kept = [self._kept(j, w) for j in range(len(self.attacks))]
-                rows.append((weight, rest, [factor for factor, _ in kept], 1, tuple(n for _, n in kept)))
-                terms += 1
-        charge(terms, dist.denominator.bit_length() + lcm.bit_length())
+        """Per world, its weight and :data:`Shape`; and the lcm of the
+        denominators. O(1) per world met before, else O(units + attacks)."""
+        shape = self._shape
+        rows = [(weight, shape(w)) for w, weight in dist.weights().items()]
+        lcm = math.lcm(*(den for _, (_, _, den, _, _) in rows))
+        charge(sum(terms for _, (_, _, _, _, terms) in rows), dist.denominator.bit_length() + lcm.bit_length())
         return rows, lcm
 
     def __call__(self, dist: Dist) -> Dist:
         """The step on ``dist`` (see the class docstring for the order and the cost)."""
         rows, lcm = self._rows(dist)
-        met = tuple((rest, numbers) for _, rest, _, _, numbers in rows)
+        met = tuple((rest, numbers) for _, (rest, _, _, numbers, _) in rows)
         plan = self._plans.get(met)
         if plan is None and met in self._met:
             plan = self._plans[met] = self._plan(rows, self._met.pop(met))
         if plan is not None:
-            sums = plan.run([weight * (lcm // den) for weight, _, _, den, _ in rows])
+            sums = plan.run([weight * (lcm // den) for weight, (_, _, den, _, _) in rows])
             return Dist.from_weights({self._world(key): v for key, v in zip(plan.order, sums, strict=True)})
         acc, stride = self._products(rows, lcm)
         self._met[met] = [divmod(key, stride) for key in acc]
@@ -177,7 +188,7 @@ class Volley:
         stride = len(self._sides[-1].values)
         acc: dict[int, int] = {}
         get = acc.get
-        for weight, rest, factors, den, _ in rows:
+        for weight, (rest, factors, den, _, _) in rows:
             heads = [(rest, weight * (lcm // den))]
             for j, factor in enumerate(factors[:-1]):  # the attacks before the last: prefixes numbered
                 heads = [(prefixes.setdefault((j, k, i), len(prefixes)), c * v) for k, c in heads for i, v in factor]
@@ -201,7 +212,7 @@ class Volley:
         slot = {key: n for n, key in enumerate(order)}
         none: tuple[int | None, ...] = (None,) * m
         # a source: (rest, results drawn so far by attack (None: not yet), each attack's results, their numbers)
-        sources = [(rest, none, factors, numbers) for _, rest, factors, _, numbers in rows]
+        sources = [(rest, none, factors, numbers) for _, (rest, factors, _, numbers, _) in rows]
         stages = []
         for depth, j in enumerate(sequence):
             last = depth == m - 1
@@ -232,7 +243,7 @@ class Volley:
         results. O(worlds x outcomes of ``j``)."""
         moves = 0
         partial: set[tuple] = set()
-        for _, rest, factors, _, numbers in rows:
+        for _, (rest, factors, _, numbers, _) in rows:
             still = numbers[:j] + numbers[j + 1:]
             rest_moves = math.prod(len(f) for x, f in enumerate(factors) if x != j)
             for i, _ in factors[j]:
