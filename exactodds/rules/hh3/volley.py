@@ -36,20 +36,22 @@ Factor = list[tuple[int, int]]
 
 class Plan(NamedTuple):
     """A step's sums of products for one sequence of worlds, as moves on lists
-    of integers: per stage, ``(source, destination, weight)`` triples and the
-    number of destinations. Stage 1 reads the worlds' weights, each next stage
-    the sums of the one before; the last one's sums are the step's outcomes,
-    in ``order`` (their keys: a prefix number and the last target's number)."""
+    of integers: per stage, each source's ``(destination, weight)`` pairs and
+    the number of destinations. Stage 1's sources are the worlds, each next
+    stage's the sums of the one before; the last one's sums are the step's
+    outcomes, in ``order`` (their keys: a prefix number and the last target's
+    number)."""
 
-    stages: list[tuple[list[tuple[int, int, int]], int]]
+    stages: list[tuple[list[list[tuple[int, int]]], int]]
     order: list[tuple[int, int]]
 
     def run(self, weights: list[int]) -> list[int]:
         """The sums in ``order``: one multiply-add per move, O(moves)."""
         for moves, size in self.stages:
             sums = [0] * size
-            for s, d, v in moves:
-                sums[d] += weights[s] * v
+            for c, pairs in zip(weights, moves, strict=True):
+                for d, v in pairs:
+                    sums[d] += c * v
             weights = sums
         return weights
 
@@ -220,8 +222,10 @@ class Volley:
             partial: dict[tuple, int] = {}
             nexts: list[tuple[int, tuple[int | None, ...], list[Factor], tuple[int, ...]]] = []
             moves = []
-            for src, (rest, drawn, factors, numbers) in enumerate(sources):
+            for rest, drawn, factors, numbers in sources:
                 still = tuple(numbers[x] for x in later)
+                pairs: list[tuple[int, int]] = []
+                moves.append(pairs)
                 for i, v in factors[j]:
                     now = drawn[:j] + (i,) + drawn[j + 1:]
                     if last:
@@ -230,7 +234,7 @@ class Volley:
                         dst = partial.setdefault((rest, now, still), len(nexts))
                         if dst == len(nexts):
                             nexts.append((rest, now, factors, numbers))
-                    moves.append((src, dst, v))
+                    pairs.append((dst, v))
             stages.append((moves, len(slot) if last else len(nexts)))
             sources = nexts
         return Plan(stages, order)
