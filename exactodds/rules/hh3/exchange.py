@@ -114,7 +114,7 @@ class Fire:
             if firing is None:
                 self._pipes[alive] = None
             else:
-                steps = ShootingAttack(firing, self.target.target, self.conditions).pipeline().steps
+                steps = ShootingAttack(firing, self.target.target, self.conditions).pipeline(rolls_merged=True).steps
                 self._pipes[alive] = Pipeline(tuple(s for s in steps if s.name != AFTER))
         return self._pipes[alive]
 
