@@ -226,14 +226,14 @@ class Volley:
                 still = tuple(numbers[x] for x in later)
                 pairs: list[tuple[int, int]] = []
                 moves.append(pairs)
+                if last:
+                    pairs.extend(self._outcomes(rest, drawn, j, factors[j], slot))
+                    continue
                 for i, v in factors[j]:
                     now = drawn[:j] + (i,) + drawn[j + 1:]
-                    if last:
-                        dst = slot[self._key(rest, now)]
-                    else:
-                        dst = partial.setdefault((rest, now, still), len(nexts))
-                        if dst == len(nexts):
-                            nexts.append((rest, now, factors, numbers))
+                    dst = partial.setdefault((rest, now, still), len(nexts))
+                    if dst == len(nexts):
+                        nexts.append((rest, now, factors, numbers))
                     pairs.append((dst, v))
             stages.append((moves, len(slot) if last else len(nexts)))
             sources = nexts
@@ -257,13 +257,27 @@ class Volley:
                     moves += rest_moves
         return moves
 
-    def _key(self, rest: int, drawn: tuple[int | None, ...]) -> tuple[int, int]:
-        """The key of an outcome (as :meth:`_products` numbers it): its prefix and
-        the last target's number. O(attacks)."""
-        k = rest
-        for j in range(len(self.attacks) - 1):
-            k = self._prefixes[(j, k, drawn[j])]  # type: ignore[index]
-        return k, drawn[-1]  # type: ignore[return-value]
+    def _outcomes(self, rest: int, drawn: tuple[int | None, ...], j: int, factor: Factor,
+                  slot: dict[tuple[int, int], int]) -> list[tuple[int, int]]:
+        """The slots of the outcomes (keyed as :meth:`_products` numbers them: the
+        prefix of the attacks before the last, the last's number) that attack
+        ``j``'s results ``factor`` complete, the others' results ``drawn``, with
+        their weights. O(attacks) per result."""
+        prefixes, m = self._prefixes, len(self.attacks)
+        head = rest
+        for x in range(min(j, m - 1)):
+            head = prefixes[(x, head, drawn[x])]  # type: ignore[index]
+        if j == m - 1:
+            return [(slot[(head, i)], v) for i, v in factor]
+        out = []
+        last = drawn[-1]
+        assert last is not None
+        for i, v in factor:
+            k = prefixes[(j, head, i)]
+            for x in range(j + 1, m - 1):
+                k = prefixes[(x, k, drawn[x])]  # type: ignore[index]
+            out.append((slot[(k, last)], v))
+        return out
 
     def _world(self, key: tuple[int, int]) -> World:
         """The world of a key (its prefix, the last target's number): O(1) when
