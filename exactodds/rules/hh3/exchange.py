@@ -66,26 +66,39 @@ def start_world_state(unit: ShootingUnit) -> tuple[UnitState, str]:
     return UnitState(left), status_text(set(unit.target.statuses), left)
 
 
-def _after(unit: ShootingUnit, before: int) -> Any:
-    """After one attack: "Si l'unité a perdu 25 % ou plus de ses figurines
-    pendant cette attaque de tir, test de commandement ; en cas d'échec, elle
-    devient En déroute" and "Hors de cohésion. Test de sang-froid ; en cas
-    d'échec, l'unité devient Neutralisée" (the original). ``before``: the
-    models in play when the attack began. TargetState -> Dist of :class:`Hit`;
-    O(4) outcomes per state."""
-    leadership = two_d6_test(unit.target.leadership)
-    target = unit.target
-    cool = two_d6_test(target.cool) if target.out_of_coherency and target.cool is not None else None
+class After:
+    """After one attack on ``unit``: "Si l'unité a perdu 25 % ou plus de ses
+    figurines pendant cette attaque de tir, test de commandement ; en cas
+    d'échec, elle devient En déroute" and "Hors de cohésion. Test de
+    sang-froid ; en cas d'échec, l'unité devient Neutralisée" (the original).
+    The statuses gained depend only on the models in play before and after
+    the attack: one Dist of them per (before, after), kept. O(4) outcomes."""
 
-    def after(s: TargetState) -> Dist:
-        alive = sum(1 for w in s.left if w > 0)
-        base = frozenset(s.statuses)
-        panic = panic_triggered(before - alive, before)
-        test = leadership.map(lambda ok: PANIC_TEST if ok else ROUTED) if panic else Dist.constant(None)
-        pinned: Dist = cool.map(lambda ok: None if ok else PINNED) if cool is not None and alive else Dist.constant(None)
-        return test.combine(pinned, lambda a, b: Hit(s.left, base | {x for x in (a, b) if x}))
+    def __init__(self, unit: ShootingUnit) -> None:
+        target = unit.target
+        self.leadership = two_d6_test(target.leadership)
+        self.cool = two_d6_test(target.cool) if target.out_of_coherency and target.cool is not None else None
+        self._gained: dict[tuple[int, int], Dist] = {}
 
-    return after
+    def gained(self, before: int, alive: int) -> Dist:
+        """The statuses gained (a frozenset) when ``alive`` of the ``before``
+        models in play when the attack began are left."""
+        key = (before, alive)
+        got = self._gained.get(key)
+        if got is None:
+            panic = panic_triggered(before - alive, before)
+            test = self.leadership.map(lambda ok: PANIC_TEST if ok else ROUTED) if panic else Dist.constant(None)
+            cool = self.cool
+            pinned: Dist = (cool.map(lambda ok: None if ok else PINNED) if cool is not None and alive
+                            else Dist.constant(None))
+            got = self._gained[key] = test.combine(pinned, lambda a, b: frozenset(x for x in (a, b) if x))
+        return got
+
+    def __call__(self, dist: Dist, before: int) -> Dist:
+        """TargetState -> :class:`Hit` on a whole Dist, ``before``: the models in
+        play when the attack began. O(4) outcomes per state."""
+        return dist.then(lambda s: self.gained(before, sum(1 for w in s.left if w > 0)),
+                         lambda s, g: Hit(s.left, frozenset(s.statuses) | g))
 
 
 class Fire:
@@ -101,6 +114,7 @@ class Fire:
     def __init__(self, firer: ShootingUnit, target: ShootingUnit, conditions: Conditions) -> None:
         self.firer, self.target, self.conditions = firer, target, conditions
         self._pipes: dict[tuple[int, ...], Pipeline | None] = {}
+        self._after = After(target)
         self._memo: dict[tuple, Dist] = {}
         whole = firer.attacker()
         if whole is None:
@@ -130,7 +144,7 @@ class Fire:
                 self._memo[key] = Dist.constant(Hit(target.wounds, frozenset(held)))
             else:
                 before = sum(1 for w in target.wounds if w > 0)
-                self._memo[key] = pipe(TargetState(target.wounds, held)).then(_after(self.target, before))
+                self._memo[key] = self._after(pipe(TargetState(target.wounds, held)), before)
         return self._memo[key]
 
 
