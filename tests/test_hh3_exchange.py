@@ -15,6 +15,7 @@ from fractions import Fraction as F
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -368,3 +369,27 @@ def test_whole_distribution_steps_match_the_kernels_in_order() -> None:
         assert got.denominator == dist.denominator
         assert list(got.weights().items()) == list(dist.weights().items())
     assert all(p_destroyed(run.final, i) > 0 for i in (0, 1))  # worlds kept as they are, too
+
+
+@pytest.mark.parametrize("both", [True, False], ids=["exchange", "shoot"])
+def test_repeated_steps_run_as_plans_match_the_kernels_in_order(both: bool) -> None:
+    # a step that meets the same sequence of worlds again runs its plan: turn after
+    # turn the same outcomes, weights and order as the per-world kernels through Dist.then
+    from exactodds.profiles.hh3 import load_unit
+    from exactodds.rules.hh3.exchange import Fire, exchange_kernel, shoot_kernel, start_world_state
+    from exactodds.rules.hh3.units import Conditions
+    from exactodds.rules.hh3.volley import Volley
+    from exactodds.rules.scenario import World
+
+    tac, hvy = (load_unit(ROOT / "examples" / "hh3" / f"unit_{n}.toml") for n in ("tactical_squad",
+                                                                                  "heavy_support_squad"))
+    out, back = Fire(tac, hvy, Conditions()), Fire(hvy, tac, Conditions())
+    volley = Volley([(out, 0, 1), (back, 1, 0)] if both else [(back, 1, 0)])
+    kernel = exchange_kernel(out, back, 0, 1) if both else shoot_kernel(back, 1, 0)
+    (s0, t0), (s1, t1) = start_world_state(tac), start_world_state(hvy)
+    mine = theirs = Dist.constant(World((s0, s1), (t0, t1)))
+    for _ in range(9):
+        mine, theirs = volley(mine), theirs.then(kernel)
+        assert mine.denominator == theirs.denominator
+        assert list(mine.weights().items()) == list(theirs.weights().items())
+    assert volley._plans  # the last turns ran as plans

@@ -339,28 +339,92 @@ class ShootingAttack:
         check_size(total, f"the {len(self.groups)} fire groups of {self.attacker.name!r} "
                           f"({sum(g.shots for g in self.groups):,} shots at {units} possible target states)")
 
-    def wounds_for(self, group: FireGroup) -> Kernel:
-        """Step 7 for one group: HitStage -> WoundStage (or PenetrationStage)."""
-        weapon, models = group.weapon, self.models
-        shield = shield_active(self.conditions)
-        facing = self.conditions.facing_hit
-        vehicle = self.target.is_vehicle
+    def wounds_for(self, group: FireGroup) -> Callable[[Dist], Dist]:
+        """Step 7 for one group: HitStage -> WoundStage (or PenetrationStage), on
+        the whole distribution: each state's rolls (:meth:`wound_results`) with
+        the state's Wounds left and statuses joined back. O(sum of the rolls'
+        outcomes) multiply-adds, each distinct roll computed once."""
+        results, join = self.wound_results(group), self._join()
+        return lambda d: d.then(results, join)
+
+    def wound_results(self, group: FireGroup) -> Callable[[HitStage], Dist]:
+        """Step 7's rolls for one group from one HitStage: a Dist of
+        :class:`~.wounds.WoundRoll` (of :class:`~.vehicles.VehicleHits` against
+        vehicles). They depend on the state only through its hits and what
+        the rolls read of the models in play (:meth:`rolled_against`): cached
+        on those. O(hits) per distinct (hits, crits, toughness or armour)."""
+        against = self.rolled_against()
+        cache: dict[tuple[int, int, int | None], Dist] = {}
 
         def roll(s: HitStage) -> Dist:
-            alive = [i for i, w in enumerate(s.left) if w > 0]
-            if not alive or s.hits == 0:
-                return Dist.constant((PenetrationStage(0, 0, 0, s.left, s.statuses) if vehicle
-                                      else WoundStage(0, 0, s.left, s.statuses)))
-            hit = HitRoll(s.hits, s.crits)
-            if vehicle:
-                armour = majority([models[i].armour.facing(facing) for i in alive])  # type: ignore[union-attr]
-                return vehicle_hits(hit, weapon.strength, armour).map(
-                    lambda v: PenetrationStage(v[0], v[1], v[2], s.left, s.statuses))
-            toughness = toughness_for_wounds([models[i].toughness for i in alive], shield)  # type: ignore[misc]
-            return wound_rolls(hit, weapon.strength, toughness, group.reroll_wounds).map(
-                lambda w: WoundStage(w.crit_wounds, w.wounds, s.left, s.statuses))
+            key = (s.hits, s.crits, against(s.left))
+            got = cache.get(key)
+            if got is None:
+                got = cache[key] = self._rolls(group, key[2], HitRoll(s.hits, s.crits))
+            return got
 
         return roll
+
+    def rolled_against(self) -> Callable[[tuple[int, ...]], int | None]:
+        """What step 7 reads of the models in play, from the Wounds left per
+        model: the toughness the wound rolls use (:func:`~.wounds.toughness_for_wounds`),
+        against vehicles the majority armour of the facing hit; None when no
+        model is left. O(models) per distinct Wounds left, cached."""
+        models, vehicle = self.models, self.target.is_vehicle
+        shield = shield_active(self.conditions)
+        facing = self.conditions.facing_hit
+        cache: dict[tuple[int, ...], int | None] = {}
+
+        def against(left: tuple[int, ...]) -> int | None:
+            if left not in cache:
+                alive = [i for i, w in enumerate(left) if w > 0]
+                if not alive:
+                    cache[left] = None
+                elif vehicle:
+                    cache[left] = majority([models[i].armour.facing(facing) for i in alive])  # type: ignore[union-attr]
+                else:
+                    toughness = [models[i].toughness for i in alive]
+                    cache[left] = toughness_for_wounds(toughness, shield)  # type: ignore[arg-type]
+            return cache[left]
+
+        return against
+
+    def _rolls(self, group: FireGroup, against: int | None, hit: HitRoll) -> Dist:
+        """Step 7's rolls of ``hit`` at a toughness (armour) ``against``; "(0, 0)"
+        when no hit or no model is left. O(hits), cached below."""
+        vehicle = self.target.is_vehicle
+        if against is None or hit.hits == 0:
+            return Dist.constant(VehicleHits(0, 0, 0) if vehicle else WoundRoll(0, 0))
+        if vehicle:
+            return vehicle_hits(hit, group.weapon.strength, against)
+        return wound_rolls(hit, group.weapon.strength, against, group.reroll_wounds)
+
+    def hits_and_wounds(self, group: FireGroup) -> Callable[[Dist], Dist]:
+        """Steps 6 and 7 for one group as one step, their middle stage not kept:
+        the same Dist (the same outcomes in the same order) as the ``hits`` step
+        then the ``wounds`` step. The group's hits do not depend on the target
+        (:func:`group_hits`), so per toughness (armour) the rolls after them are
+        one Dist (``hits.then(rolls)``), computed once and joined to each
+        state's Wounds left and statuses: O(hits x rolls) once per toughness,
+        then O(outcomes) per distinct state."""
+        hits, against = group_hits(group), self.rolled_against()
+        join = self._join()
+        cache: dict[int | None, Dist] = {}
+
+        def composed(s: TargetState) -> Dist:
+            key = against(s.left)
+            if key not in cache:
+                cache[key] = hits.then(lambda h: self._rolls(group, key, h))
+            return cache[key]
+
+        return lambda d: d.map(lambda s: TargetState(s.left, s.statuses)).then(composed, join)
+
+    def _join(self) -> Callable[[Any, Any], Any]:
+        """Step 7's rolls joined back to a state's Wounds left and statuses
+        (``s.left``, ``s.statuses``): a WoundStage, or a PenetrationStage."""
+        if self.target.is_vehicle:
+            return lambda s, v: PenetrationStage(v[0], v[1], v[2], s.left, s.statuses)
+        return lambda s, w: WoundStage(w.crit_wounds, w.wounds, s.left, s.statuses)
 
     def saves_for(self, group: FireGroup) -> Callable[[Dist], Dist]:
         """Steps 8-9 for one group: wounds (or penetration results) -> DamageStage.
@@ -387,15 +451,21 @@ class ShootingAttack:
 
         return lambda dist: resolve_in_order(dist, counts, _fresh, kernels)
 
-    def pipeline(self) -> Pipeline:
-        """The named steps of the whole attack (see the module docstring)."""
+    def pipeline(self, rolls_merged: bool = False) -> Pipeline:
+        """The named steps of the whole attack (see the module docstring).
+        ``rolls_merged``: each group's steps 6 and 7 as one step,
+        ``"<group>: hits and wounds"`` (:meth:`hits_and_wounds`; the same end,
+        the hits stage not kept)."""
         steps: list[Step] = []
         for g in self.groups:
-            steps.append(Step.whole(
-                stage_name(g.name, HITS), partial(_with_hits, group_hits(g)),
-                f"step 6: {g.shots_text()} hit rolls at BS {g.bs}{' (snap shots)' if g.snap else ''}"))
-            steps.append(Step.kernel(stage_name(g.name, PENETRATION if self.target.is_vehicle else WOUNDS),
-                                     self.wounds_for(g), "step 7"))
+            rolled = PENETRATION if self.target.is_vehicle else WOUNDS
+            hit_doc = f"step 6: {g.shots_text()} hit rolls at BS {g.bs}{' (snap shots)' if g.snap else ''}"
+            if rolls_merged:
+                steps.append(Step.whole(stage_name(g.name, f"{HITS} and {rolled}"), self.hits_and_wounds(g),
+                                        f"{hit_doc}, then step 7"))
+            else:
+                steps.append(Step.whole(stage_name(g.name, HITS), partial(_with_hits, group_hits(g)), hit_doc))
+                steps.append(Step.whole(stage_name(g.name, rolled), self.wounds_for(g), "step 7"))
             steps.append(Step.whole(stage_name(g.name, SAVES), self.saves_for(g), "steps 8-9"))
         steps.append(Step.kernel(REMOVE, self._remove_casualties(), "step 11"))
         after = aftermath_kernel(self.target)

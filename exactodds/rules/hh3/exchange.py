@@ -41,50 +41,24 @@ offered in these steps.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
 from ...core.kinds import Choice, Count, Flag
 from ...core.params import ParamError, Params, literal, param
-from ...core.limits import charge
-from ..allocation import Numbering, UnitState
+from ..allocation import UnitState
 from ..common import two_d6_test
 from ..scenario import Scenario, World
 from .after import panic_triggered
 from .attack import AFTER, ShootingAttack, TargetState
 from .tables import COVER_SAVES, FACINGS, STATUSES
+from .status import PANIC_TEST, PINNED, ROUTED, Hit, landed_text, status_text, statuses_of
 from .units import Conditions, ShootingUnit
+from .volley import Volley
 
 SYSTEM = "hh3"
-PANIC_TEST, ROUTED, PINNED = "passed panic", "routed", "pinned"
-
-
-class Hit(NamedTuple):
-    """One attack's result on the unit it hit: Wounds (Hull Points) left per
-    model and the statuses it gained."""
-
-    left: tuple[int, ...]
-    gained: frozenset[str]
-
-
-def statuses_of(text: str) -> frozenset[str]:
-    """The statuses written in a world's status text (``""``: none)."""
-    return frozenset(s for s in text.split(", ") if s)
-
-
-def status_text(statuses: frozenset[str] | set[str], left: tuple[int, ...]) -> str:
-    """The statuses as one text, sorted; a Routed unit has taken a panic test
-    (``passed panic`` is dropped); a destroyed unit holds none (its end state
-    says destroyed). O(statuses)."""
-    if not any(left):
-        return ""
-    shown = set(statuses) - ({PANIC_TEST} if ROUTED in statuses else set())
-    return ", ".join(sorted(shown))
-
-
 def start_world_state(unit: ShootingUnit) -> tuple[UnitState, str]:
     """A unit before any step: each model at its ``wounds_left`` (or full), the
     vehicle statuses of its file. O(models)."""
@@ -92,26 +66,39 @@ def start_world_state(unit: ShootingUnit) -> tuple[UnitState, str]:
     return UnitState(left), status_text(set(unit.target.statuses), left)
 
 
-def _after(unit: ShootingUnit, before: int) -> Any:
-    """After one attack: "Si l'unité a perdu 25 % ou plus de ses figurines
-    pendant cette attaque de tir, test de commandement ; en cas d'échec, elle
-    devient En déroute" and "Hors de cohésion. Test de sang-froid ; en cas
-    d'échec, l'unité devient Neutralisée" (the original). ``before``: the
-    models in play when the attack began. TargetState -> Dist of :class:`Hit`;
-    O(4) outcomes per state."""
-    leadership = two_d6_test(unit.target.leadership)
-    target = unit.target
-    cool = two_d6_test(target.cool) if target.out_of_coherency and target.cool is not None else None
+class After:
+    """After one attack on ``unit``: "Si l'unité a perdu 25 % ou plus de ses
+    figurines pendant cette attaque de tir, test de commandement ; en cas
+    d'échec, elle devient En déroute" and "Hors de cohésion. Test de
+    sang-froid ; en cas d'échec, l'unité devient Neutralisée" (the original).
+    The statuses gained depend only on the models in play before and after
+    the attack: one Dist of them per (before, after), kept. O(4) outcomes."""
 
-    def after(s: TargetState) -> Dist:
-        alive = sum(1 for w in s.left if w > 0)
-        base = frozenset(s.statuses)
-        panic = panic_triggered(before - alive, before)
-        test = leadership.map(lambda ok: PANIC_TEST if ok else ROUTED) if panic else Dist.constant(None)
-        pinned: Dist = cool.map(lambda ok: None if ok else PINNED) if cool is not None and alive else Dist.constant(None)
-        return test.combine(pinned, lambda a, b: Hit(s.left, base | {x for x in (a, b) if x}))
+    def __init__(self, unit: ShootingUnit) -> None:
+        target = unit.target
+        self.leadership = two_d6_test(target.leadership)
+        self.cool = two_d6_test(target.cool) if target.out_of_coherency and target.cool is not None else None
+        self._gained: dict[tuple[int, int], Dist] = {}
 
-    return after
+    def gained(self, before: int, alive: int) -> Dist:
+        """The statuses gained (a frozenset) when ``alive`` of the ``before``
+        models in play when the attack began are left."""
+        key = (before, alive)
+        got = self._gained.get(key)
+        if got is None:
+            panic = panic_triggered(before - alive, before)
+            test = self.leadership.map(lambda ok: PANIC_TEST if ok else ROUTED) if panic else Dist.constant(None)
+            cool = self.cool
+            pinned: Dist = (cool.map(lambda ok: None if ok else PINNED) if cool is not None and alive
+                            else Dist.constant(None))
+            got = self._gained[key] = test.combine(pinned, lambda a, b: frozenset(x for x in (a, b) if x))
+        return got
+
+    def __call__(self, dist: Dist, before: int) -> Dist:
+        """TargetState -> :class:`Hit` on a whole Dist, ``before``: the models in
+        play when the attack began. O(4) outcomes per state."""
+        return dist.then(lambda s: self.gained(before, sum(1 for w in s.left if w > 0)),
+                         lambda s, g: Hit(s.left, frozenset(s.statuses) | g))
 
 
 class Fire:
@@ -127,6 +114,7 @@ class Fire:
     def __init__(self, firer: ShootingUnit, target: ShootingUnit, conditions: Conditions) -> None:
         self.firer, self.target, self.conditions = firer, target, conditions
         self._pipes: dict[tuple[int, ...], Pipeline | None] = {}
+        self._after = After(target)
         self._memo: dict[tuple, Dist] = {}
         whole = firer.attacker()
         if whole is None:
@@ -140,7 +128,7 @@ class Fire:
             if firing is None:
                 self._pipes[alive] = None
             else:
-                steps = ShootingAttack(firing, self.target.target, self.conditions).pipeline().steps
+                steps = ShootingAttack(firing, self.target.target, self.conditions).pipeline(rolls_merged=True).steps
                 self._pipes[alive] = Pipeline(tuple(s for s in steps if s.name != AFTER))
         return self._pipes[alive]
 
@@ -156,7 +144,7 @@ class Fire:
                 self._memo[key] = Dist.constant(Hit(target.wounds, frozenset(held)))
             else:
                 before = sum(1 for w in target.wounds if w > 0)
-                self._memo[key] = pipe(TargetState(target.wounds, held)).then(_after(self.target, before))
+                self._memo[key] = self._after(pipe(TargetState(target.wounds, held)), before)
         return self._memo[key]
 
 
@@ -214,137 +202,7 @@ def _landed(w: World, i: int, hits: Dist, made: dict[tuple[int, ...], UnitState]
     (as :func:`_land` writes them into ``w``); ``made``: the states made so far,
     by Wounds left, so that equal states are one object (a merge then compares
     them by identity). O(outcomes x statuses)."""
-    return _landed_text(w.statuses[i], hits, made)
-
-
-def _landed_text(text: str, hits: Dist, made: dict[tuple[int, ...], UnitState]) -> dict[Hit, tuple[UnitState, str]]:
-    """:func:`_landed` on a unit whose status text is ``text``, in the order of ``hits.weights()``."""
-    held = statuses_of(text)
-    out = {}
-    for h in hits.weights():
-        state = made.get(h.left)
-        if state is None:
-            state = made[h.left] = UnitState(h.left)
-        out[h] = (state, status_text(held | h.gained, h.left))
-    return out
-
-
-Attack = tuple[Fire, int, int]
-"""One attack of a step on worlds: the :class:`Fire`, the firer's and the target's positions."""
-
-Factor = list[tuple[int, int]]
-"""One attack's results from one world: (number of the target's state and status text, weight) pairs."""
-
-
-class Volley:
-    """Independent ``attacks`` from the same start (each at its own target, the
-    targets distinct) as one step on a whole Dist of worlds (call it on the
-    Dist): the same Dist as ``dist.then(kernel)`` for :func:`shoot_kernel` (one
-    attack) or :func:`exchange_kernel` (the attack and the return fire), the
-    same outcomes in the same order (worlds in order; per world, the first
-    attack's results outer, the next ones' inner), without a World built,
-    hashed and merged per product of the attacks' results.
-
-    Each product adds its integer weight, over one common denominator (the lcm
-    of each world's product of the attacks' denominators), to a key of small
-    integers (the world with the targets left out, and each target's state and
-    status text numbered), and a World is built once per distinct key at the
-    end. A world where a firer or a target is destroyed is kept as it is (its
-    own key). Cost: O(units + attacks) per world, each attack's results landed
-    once per distinct (attack, firer's state, target's state and status text)
-    over the whole scenario, then one big-integer multiply-add per product
-    (O(sum over the worlds of the product of the attacks' outcomes)), then
-    O(distinct worlds x (units + attacks)) to build the worlds."""
-
-    def __init__(self, attacks: Sequence[Attack]) -> None:
-        self.attacks = list(attacks)
-        self.targets = [t for _, _, t in attacks]
-        self.involved = sorted({i for _, f, t in attacks for i in (f, t)})
-        # kept from one application to the next (each turn): the states made, by Wounds
-        # left; each target's (state, status text) numbered; the worlds with the targets
-        # left out numbered; the keys' prefixes ((attack, prefix, its target's number)
-        # -> number); each attack's results landed; the worlds built, by key
-        self._made: dict[tuple[int, ...], UnitState] = {}
-        self._sides: list[Numbering[tuple[UnitState, str]]] = [Numbering() for _ in attacks]
-        self._rests: Numbering[tuple] = Numbering()
-        self._prefixes: dict[tuple[int, int, int], int] = {}
-        self._landed: dict[tuple[int, UnitState, UnitState, str], tuple[int, Factor]] = {}
-        self._worlds: dict[tuple[int, int], World] = {}
-        self._prefix_list: list[tuple[int, int, int]] = []
-
-    def _results(self, j: int, w: World) -> tuple[int, Factor]:
-        """Attack ``j``'s results on world ``w`` as (denominator, (number of the
-        target's state and status text, weight) pairs): O(1) when known."""
-        fire, f, t = self.attacks[j]
-        key = (j, w.units[f], w.units[t], w.statuses[t])
-        got = self._landed.get(key)
-        if got is None:
-            hits = fire(w.units[f], w.units[t], statuses_of(w.statuses[t]))
-            landed = _landed_text(w.statuses[t], hits, self._made).values()
-            got = self._landed[key] = (hits.denominator, [(self._sides[j].number(pair), v) for pair, v in
-                                                          zip(landed, hits.weights().values(), strict=True)])
-        return got
-
-    def _rows(self, dist: Dist) -> tuple[list[tuple[int, int, list[Factor], int]], int]:
-        """Per world: (weight, number of its rest, each attack's results, their
-        denominator), a kept world as one certain result per target; and the
-        lcm of the denominators. O(units + attacks) per world."""
-        rows, lcm, terms = [], 1, 0
-        for w, weight in dist.weights().items():
-            units, statuses = list(w.units), list(w.statuses)
-            for t in self.targets:
-                units[t] = statuses[t] = None
-            rest = self._rests.number((tuple(units), tuple(statuses), w.marks))
-            if all(any(w.units[i].wounds) for i in self.involved):
-                got = [self._results(j, w) for j in range(len(self.attacks))]
-                den = math.prod(d for d, _ in got)
-                rows.append((weight, rest, [factor for _, factor in got], den))
-                lcm = math.lcm(lcm, den)
-                terms += math.prod(len(factor) for _, factor in got)
-            else:
-                rows.append((weight, rest, [[(side.number((w.units[t], w.statuses[t])), 1)]
-                                            for side, t in zip(self._sides, self.targets, strict=True)], 1))
-                terms += 1
-        charge(terms, dist.denominator.bit_length() + lcm.bit_length())
-        return rows, lcm
-
-    def __call__(self, dist: Dist) -> Dist:
-        """The step on ``dist`` (see the class docstring for the order and the cost)."""
-        prefixes = self._prefixes
-        rows, lcm = self._rows(dist)
-        stride = len(self._sides[-1].values)  # a key is one int, k x stride + the last target's number
-        acc: dict[int, int] = {}
-        get = acc.get
-        for weight, rest, factors, den in rows:
-            heads = [(rest, weight * (lcm // den))]
-            for j, factor in enumerate(factors[:-1]):  # the attacks before the last: prefixes numbered
-                heads = [(prefixes.setdefault((j, k, i), len(prefixes)), c * v) for k, c in heads for i, v in factor]
-            for k, c in heads:  # the hot loop: one multiply-add per product
-                base = k * stride
-                for i, v in factors[-1]:
-                    acc[base + i] = get(base + i, 0) + c * v
-        return Dist.from_weights({self._world(divmod(key, stride)): v for key, v in acc.items()})
-
-    def _world(self, key: tuple[int, int]) -> World:
-        """The world of a key (its prefix, the last target's number): O(1) when
-        built before, else O(units + attacks), plus O(prefixes) to number them."""
-        got = self._worlds.get(key)
-        if got is not None:
-            return got
-        if len(self._prefix_list) < len(self._prefixes):
-            self._prefix_list = list(self._prefixes)
-        prefixes = self._prefix_list
-        k, i = key
-        numbers = [i]
-        for _ in self.targets[:-1]:
-            _, k, i = prefixes[k]
-            numbers.append(i)
-        units, statuses, marks = self._rests.values[k]
-        units, statuses = list(units), list(statuses)
-        for t, side, n in zip(self.targets, self._sides, reversed(numbers), strict=True):
-            units[t], statuses[t] = side.values[n]
-        got = self._worlds[key] = World(tuple(units), tuple(statuses), marks)
-        return got
+    return landed_text(w.statuses[i], hits, made)
 
 
 def _unit(units: Mapping[str, Any], name: str) -> ShootingUnit:
