@@ -59,57 +59,100 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
     return w._replace(units=tuple(units), statuses=tuple(statuses))
 
 
-def _on_worlds(kernel: Kernel, a: int, d: int) -> Callable[[Dist], Dist]:
-    """``kernel`` on engagements as a step on worlds (units ``a`` and ``d``):
-    each world's engagement through the kernel, each outcome written back
-    into that world. O(sum of the kernel's answers) look-ups; a world of these
-    two units alone is built once per distinct outcome of the step (its other
-    units are none, so the outcome alone decides it), O(distinct outcomes).
-    The fight rounds (:class:`~.engagement.Rounds`) are merged from their
-    weight tables directly (:func:`_merge_tables`)."""
-    def step(dist: Dist) -> Dist:
-        written: dict[Engagement, World] = {}
+class _Worlds:
+    """The worlds of one assault's (or fight's) steps on units ``a`` and ``d``:
+    each engagement written into a world, and each world's engagement.
 
-        def join(w: World, e: Engagement) -> World:
-            if len(w.units) != 2:
-                return _write(w, a, d, e)
-            got = written.get(e)
+    A world of these two units alone (``a != d``) is decided by its
+    engagement and its marks (:func:`_write` replaces both units' states and
+    statuses, and keeps the rest: the marks), so such a world is written once
+    per distinct (marks, engagement) for all the steps, and once per (marks,
+    number of an engagement) for the fight rounds' numbers (one numbering per
+    :class:`~.engagement.Rounds`). The engagement of a world written here is
+    kept beside it (found by the world's identity, O(1)), so the next step
+    does not build it again. Lives as long as the steps (one run)."""
+
+    def __init__(self, a: int, d: int) -> None:
+        self.a, self.d = a, d
+        self._written: dict[tuple[tuple[tuple[int, int], ...], Engagement], World] = {}
+        self._numbered: dict[tuple[int, tuple[tuple[int, int], ...]], dict[int, World]] = {}
+        # id(world) -> (that world, its engagement): the world held, so its id is not reused
+        self._engaged: dict[int, tuple[World, Engagement]] = {}
+
+    def engagement(self, w: World) -> Engagement:
+        """The engagement of ``w``'s two units. O(1) for a world written here."""
+        got = self._engaged.get(id(w))
+        if got is not None and got[0] is w:
+            return got[1]
+        return _engagement(w, self.a, self.d)
+
+    def _new(self, w: World, e: Engagement) -> World:
+        z = _write(w, self.a, self.d, e)
+        self._engaged[id(z)] = (z, _engagement(z, self.a, self.d))
+        return z
+
+    def join(self, w: World, e: Engagement) -> World:
+        """``e`` written into ``w``; once per (marks, engagement) for a world of the two units alone."""
+        if len(w.units) != 2:
+            return _write(w, self.a, self.d, e)
+        key = (w.marks, e)
+        got = self._written.get(key)
+        if got is None:
+            got = self._written[key] = self._new(w, e)
+        return got
+
+    def numbered(self, rounds: Rounds, w: World) -> Callable[[int], World]:
+        """The world of the engagement numbered ``i`` by ``rounds`` written into
+        ``w`` (a world of the two units alone), per number: O(1) when known."""
+        worlds = self._numbered.setdefault((id(rounds), w.marks), {})
+        ends = rounds.numbering.values
+
+        def world(i: int) -> World:
+            got = worlds.get(i)
             if got is None:
-                got = written[e] = _write(w, a, d, e)
+                got = worlds[i] = self.join(w, ends[i])
             return got
 
+        return world
+
+
+def _on_worlds(kernel: Kernel, worlds: _Worlds) -> Callable[[Dist], Dist]:
+    """``kernel`` on engagements as a step on worlds (``worlds``' two units):
+    each world's engagement through the kernel, each outcome written back
+    into that world (:class:`_Worlds`: a world of these two units alone is
+    written once per distinct outcome for the whole assault). O(sum of the
+    kernel's answers) look-ups. The fight rounds (:class:`~.engagement.Rounds`)
+    are merged from their weight tables directly (:func:`_merge_tables`)."""
+    def step(dist: Dist) -> Dist:
         if isinstance(kernel, Rounds):
-            return _merge_tables(dist, kernel, lambda w: _engagement(w, a, d), join)
-        return dist.then(lambda w: kernel(_engagement(w, a, d)), join)
+            return _merge_tables(dist, kernel, worlds)
+        return dist.then(lambda w: kernel(worlds.engagement(w)), worlds.join)
 
     return step
 
 
-def _merge_tables(dist: Dist, rounds: Rounds, engagement: Callable[[World], Engagement],
-                  join: Callable[[World, Engagement], World]) -> Dist:
+def _merge_tables(dist: Dist, rounds: Rounds, worlds: _Worlds) -> Dist:
     """``dist.then(rounds, join)`` from the rounds' weight tables: the same
     distribution, its outcomes in the same order. O(sum of the tables' sizes)
     big-integer multiply-adds (metered as :meth:`Dist.then` meters them), on
-    the engagements' numbers when every world holds the two units alone (each
-    outcome written into a world once), else on the worlds."""
-    if all(len(w.units) == 2 for w in dist.weights()):
-        mixed = rounds.mixture([(engagement(w), weight) for w, weight in dist.weights().items()])
+    the engagements' numbers when every world holds the two units alone and
+    the same marks (each number written into a world once per assault), else
+    on the worlds."""
+    weights = dist.weights()
+    first = next(iter(weights))
+    marks = first.marks
+    if all(len(w.units) == 2 and w.marks == marks for w in weights):  # O(worlds)
+        mixed = rounds.mixture([(worlds.engagement(w), weight) for w, weight in weights.items()])
         if mixed is not None:  # the whole distribution at once, the same outcomes in the same order
-            first = next(iter(dist.weights()))
-            ends = rounds.numbering.values
-            joined: dict[World, int] = {}
-            for i, v in mixed:
-                z = join(first, ends[i])
-                joined[z] = joined.get(z, 0) + v
-            return Dist.from_weights(joined)
+            return _numbered_dist(mixed, worlds.numbered(rounds, first))
     parts = []
     lcm, terms, alone = 1, 0, True
-    for w, weight in dist.weights().items():
-        pairs, total = rounds.table(engagement(w))
+    for w, weight in weights.items():
+        pairs, total = rounds.table(worlds.engagement(w))
         parts.append((w, weight, pairs, total))
         lcm = math.lcm(lcm, total)
         terms += len(pairs)
-        alone = alone and len(w.units) == 2
+        alone = alone and len(w.units) == 2 and w.marks == marks
     charge(terms, dist.denominator.bit_length() + lcm.bit_length())
     ends = rounds.numbering.values
     merged: dict[Any, int] = {}
@@ -117,15 +160,22 @@ def _merge_tables(dist: Dist, rounds: Rounds, engagement: Callable[[World], Enga
     for w, weight, pairs, total in parts:
         scale = weight * (lcm // total)
         for i, v in pairs:
-            at: Any = i if alone else join(w, ends[i])
+            at: Any = i if alone else worlds.join(w, ends[i])
             merged[at] = get(at, 0) + scale * v
     if not alone:
         return Dist.from_weights(merged)
-    first = parts[0][0]
-    out: dict[World, int] = {}
-    for i, v in merged.items():
-        z = join(first, ends[i])
-        out[z] = out.get(z, 0) + v
+    return _numbered_dist(list(merged.items()), worlds.numbered(rounds, first))
+
+
+def _numbered_dist(pairs: list[tuple[int, int]], world: Callable[[int], World]) -> Dist:
+    """The Dist over ``world(i)`` of (engagement number i, positive weight) pairs
+    with distinct numbers, in their order (equal worlds merged). O(pairs)."""
+    out = dict(zip(map(world, [i for i, _ in pairs]), [v for _, v in pairs]))
+    if len(out) != len(pairs):  # two numbers wrote one world: add their weights
+        out = {}
+        for i, v in pairs:
+            z = world(i)
+            out[z] = out.get(z, 0) + v
     return Dist.from_weights(out)
 
 
@@ -375,7 +425,8 @@ class Assault(_Combat):
                              f"{self.defender} is not a vehicle: leave it out")
         kernels = assault_kernels(_unit(units, self.attacker), _unit(units, self.defender), self.distance,
                                   self.rounds, self.overwatch, self.order, self.difficult_terrain)
-        return [Step(name, _unless_pinned(_on_worlds(kernel, a, d), a), doc or kernel.__doc__ or "")
+        worlds = _Worlds(a, d)
+        return [Step(name, _unless_pinned(_on_worlds(kernel, worlds), a), doc or kernel.__doc__ or "")
                 for name, kernel, doc in kernels]
 
 
@@ -410,8 +461,9 @@ class Fight(_Combat):
             return w.put(a, w.units[a], CHARGING if self.charged else LOCKED).put(d, w.units[d], LOCKED)
 
         steps = [Step.map("engage", engage, "both units locked in combat")]
+        worlds = _Worlds(a, d)
         for r in range(1, self.rounds + 1):
-            steps.append(Step(f"round {r}", _on_worlds(round_kernel, a, d),
+            steps.append(Step(f"round {r}", _on_worlds(round_kernel, worlds),
                               "blows by Initiative, combat result, morale, sweeping advance"))
         return steps
 
