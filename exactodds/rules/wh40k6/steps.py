@@ -169,13 +169,20 @@ def _merge_tables(dist: Dist, rounds: Rounds, worlds: _Worlds) -> Dist:
 
 def _numbered_dist(pairs: list[tuple[int, int]], world: Callable[[int], World]) -> Dist:
     """The Dist over ``world(i)`` of (engagement number i, positive weight) pairs
-    with distinct numbers, in their order (equal worlds merged). O(pairs)."""
-    out = dict(zip(map(world, [i for i, _ in pairs]), [v for _, v in pairs]))
-    if len(out) != len(pairs):  # two numbers wrote one world: add their weights
-        out = {}
-        for i, v in pairs:
-            z = world(i)
-            out[z] = out.get(z, 0) + v
+    with distinct numbers, in their order (equal worlds merged). The weights
+    reduced on the list before the worlds are hashed (one dict built): O(pairs)
+    look-ups and big-integer gcds and divisions."""
+    values = [v for _, v in pairs]
+    g = math.gcd(*values)
+    if g > 1:
+        values = list(map(g.__rfloordiv__, values))
+    out = dict(zip(map(world, [i for i, _ in pairs]), values))
+    if len(out) == len(pairs):  # one world per number: the weights as they are, reduced (gcd 1)
+        return Dist._make(out, sum(values), reduce=False)
+    out = {}  # two numbers wrote one world: add their weights
+    for (i, _), v in zip(pairs, values, strict=True):
+        z = world(i)
+        out[z] = out.get(z, 0) + v
     return Dist.from_weights(out)
 
 

@@ -1,0 +1,44 @@
+"""Exact tests of how the 40K assault steps write engagements into worlds and
+read them back (one world per (marks, engagement), weights reduced)."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from exactodds.rules.allocation import UnitState
+from exactodds.rules.scenario import World
+from exactodds.rules.wh40k6.engagement import FALLS_BACK, LOCKED, Engagement
+from exactodds.rules.wh40k6.steps import _numbered_dist, _Worlds
+
+
+def _world(a: tuple[int, ...], d: tuple[int, ...], marks: tuple[tuple[int, int], ...] = ()) -> World:
+    return World((UnitState(a), UnitState(d)), ("", ""), marks)
+
+
+def test_numbered_weights_are_reduced_in_the_order_of_the_numbers() -> None:
+    worlds = [_world((1,), (1,)), _world((0,), (1,)), _world((1,), (0,))]
+    dist = _numbered_dist([(2, 9), (0, 6), (1, 3)], worlds.__getitem__)
+    assert list(dist.weights().items()) == [(worlds[2], 3), (worlds[0], 2), (worlds[1], 1)]
+    assert dist.denominator == 6
+
+
+def test_two_numbers_writing_one_world_add_their_weights() -> None:
+    a, b = _world((1,), (1,)), _world((0,), (1,))
+    dist = _numbered_dist([(0, 6), (1, 3), (2, 9)], [a, b, a].__getitem__)
+    assert list(dist.weights().items()) == [(a, 5), (b, 1)]
+    assert dist.to_fractions() == {a: F(5, 6), b: F(1, 6)}
+
+
+def test_a_world_is_written_once_per_marks_and_engagement() -> None:
+    worlds = _Worlds(1, 0)
+    e = Engagement(UnitState((1, 2), 3), UnitState((2,)), LOCKED, FALLS_BACK, True)
+    plain, marked = _world((9,), (9,)), _world((9,), (9,), ((0, 4),))
+    z = worlds.join(plain, e)
+    # the attacker (position 1) cleared of its unsaved wounds, just charged: "charging"
+    assert z == World((UnitState((2,)), UnitState((1, 2))), (FALLS_BACK, "charging"), ())
+    assert worlds.join(_world((5,), (5,)), e) is z
+    # other marks: another world, which keeps them
+    assert worlds.join(marked, e) == z._replace(marks=((0, 4),))
+    # each written world's engagement is the one read from it (counters cleared)
+    assert worlds.engagement(z) == Engagement(UnitState((1, 2)), UnitState((2,)), LOCKED, FALLS_BACK, True)
+    assert worlds.engagement(plain) == Engagement(UnitState((9,)), UnitState((9,)), "", "", False)
