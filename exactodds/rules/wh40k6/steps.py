@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
+from operator import attrgetter, itemgetter
 from typing import Any, ClassVar
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
@@ -186,16 +187,21 @@ def _numbered_dist(pairs: list[tuple[int, int]], world: Callable[[int], World]) 
     return Dist.from_weights(out)
 
 
+_STATUSES = attrgetter("statuses")
+
+
 def _unless_pinned(apply: Callable[[Dist], Dist], a: int) -> Callable[[Dist], Dist]:
     """``apply`` on the worlds where unit ``a`` is not pinned (a pinned unit does
-    not charge); the others unchanged. O(worlds)."""
+    not charge); the others unchanged. O(worlds), in C when none is pinned."""
     def pinned(w: World) -> bool:
         return w.statuses[a] == PINNED
 
+    status = itemgetter(a)
+
     def step(dist: Dist) -> Dist:
-        p = dist.prob(pinned)
-        if not p:
+        if PINNED not in map(status, map(_STATUSES, dist.weights())):
             return apply(dist)
+        p = dist.prob(pinned)
         if p == 1:
             return dist
         return Dist.bernoulli(p, True, False).then(
