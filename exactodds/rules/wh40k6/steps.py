@@ -104,14 +104,16 @@ class _Worlds:
 
     def numbered(self, rounds: Rounds, w: World) -> Callable[[int], World]:
         """The world of the engagement numbered ``i`` by ``rounds`` written into
-        ``w`` (a world of the two units alone), per number: O(1) when known."""
+        ``w`` (a world of the two units alone), per number: O(1) when known
+        (a world equal to one :meth:`join` wrote may be written again: equal
+        worlds are one outcome)."""
         worlds = self._numbered.setdefault((id(rounds), w.marks), {})
         ends = rounds.numbering.values
 
         def world(i: int) -> World:
             got = worlds.get(i)
             if got is None:
-                got = worlds[i] = self.join(w, ends[i])
+                got = worlds[i] = self._new(w, ends[i])
             return got
 
         return world
