@@ -7,8 +7,10 @@ from fractions import Fraction as F
 
 from exactodds.rules.allocation import UnitState
 from exactodds.rules.scenario import World
-from exactodds.rules.wh40k6.engagement import FALLS_BACK, LOCKED, Engagement
-from exactodds.rules.wh40k6.steps import _numbered_dist, _Worlds
+from exactodds.rules.wh40k6.engagement import FALLS_BACK, LOCKED, READY, Engagement, Rounds
+from exactodds.rules.wh40k6.steps import _numbered_dist, _round_mixture, _Seen, _Worlds
+from exactodds.rules.wh40k6.units import Unit
+from tests.test_wh40k6_fight import fighter
 
 
 def _world(a: tuple[int, ...], d: tuple[int, ...], marks: tuple[tuple[int, int], ...] = ()) -> World:
@@ -42,3 +44,24 @@ def test_a_world_is_written_once_per_marks_and_engagement() -> None:
     # each written world's engagement is the one read from it (counters cleared)
     assert worlds.engagement(z) == Engagement(UnitState((1, 2)), UnitState((2,)), LOCKED, FALLS_BACK, True)
     assert worlds.engagement(plain) == Engagement(UnitState((9,)), UnitState((9,)), "", "", False)
+
+
+def test_a_round_from_worlds_is_the_rounds_mixture() -> None:
+    """The same pairs, in the same order, and the same engagements numbered in the
+    same sequence as Rounds.mixture, round after round from the same records."""
+    a = Unit((fighter("a", count=4, i=2, a=2, ld=7),))
+    d = Unit((fighter("d", count=3, i=3, ld=7, save=5),))
+    items = [(Engagement(UnitState((0, 0, 1, 1)), UnitState((0, 1, 1)), READY, READY, False), 1),
+             (Engagement(UnitState((1, 1, 1, 1)), UnitState((1, 1, 1)), LOCKED, LOCKED, True), 3),
+             (Engagement(UnitState((0, 1, 1, 1)), UnitState((1, 1, 1)), LOCKED, LOCKED, False), 2),
+             (Engagement(UnitState((1, 1, 1, 1)), UnitState((1, 1, 1)), FALLS_BACK, READY, True), 4),
+             (Engagement(UnitState((0, 0, 1, 1)), UnitState((0, 0, 1)), LOCKED, LOCKED, False), 5)]
+    plain, ours = Rounds(a, d), Rounds(a, d)
+    seen = [(_Seen(_world((9,), (9,)), e), w) for e, w in items]
+    for _ in range(2):
+        want = plain.mixture(items)
+        assert want is not None and _round_mixture(ours, seen) == want
+        assert ours.numbering.values == plain.numbering.values
+    # a record keeps the number of an engagement that passes through, and only that
+    assert [s.number for s, _ in seen] == [plain.numbering.values.index(e) if not e.locked() else -1
+                                          for e, _ in items]

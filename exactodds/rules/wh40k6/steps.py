@@ -8,6 +8,7 @@ each step memoises its kernel per distinct state of the units it reads.
 from __future__ import annotations
 
 import math
+from itertools import chain
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -17,7 +18,7 @@ from typing import Any, ClassVar
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
 from ...core.limits import charge
-from ..allocation import UnitState
+from ..allocation import Numbering, UnitState
 from ..scenario import World
 from .engagement import (
     FALLS_BACK, LOCKED, SWEPT, Engagement, Rounds, assault_kernels, check_assault,
@@ -60,6 +61,25 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
     return w._replace(units=tuple(units), statuses=tuple(statuses))
 
 
+class _Seen:
+    """A world and what the steps read from it: its engagement, whether that is
+    locked, and the engagement's number in one fight's numbering (found once)."""
+
+    __slots__ = ("world", "engagement", "locked", "numbering", "number")
+
+    def __init__(self, world: World, engagement: Engagement) -> None:
+        self.world, self.engagement = world, engagement
+        self.locked = engagement.locked()
+        self.numbering: Numbering | None = None
+        self.number = -1
+
+    def number_in(self, numbering: Numbering) -> int:
+        """The engagement's number in ``numbering`` (a new one the first time). O(1) when known."""
+        if self.numbering is not numbering:
+            self.numbering, self.number = numbering, numbering.number(self.engagement)
+        return self.number
+
+
 class _Worlds:
     """The worlds of one assault's (or fight's) steps on units ``a`` and ``d``:
     each engagement written into a world, and each world's engagement.
@@ -69,27 +89,32 @@ class _Worlds:
     statuses, and keeps the rest: the marks), so such a world is written once
     per distinct (marks, engagement) for all the steps, and once per (marks,
     number of an engagement) for the fight rounds' numbers (one numbering per
-    :class:`~.engagement.Rounds`). The engagement of a world written here is
-    kept beside it (found by the world's identity, O(1)), so the next step
-    does not build it again. Lives as long as the steps (one run)."""
+    :class:`~.engagement.Rounds`). What the steps read from a world written
+    here is kept beside it (:class:`_Seen`, found by the world's identity,
+    O(1)), so the next step does not build its engagement again. Lives as
+    long as the steps (one run)."""
 
     def __init__(self, a: int, d: int) -> None:
         self.a, self.d = a, d
         self._written: dict[tuple[tuple[tuple[int, int], ...], Engagement], World] = {}
         self._numbered: dict[tuple[int, tuple[tuple[int, int], ...]], dict[int, World]] = {}
-        # id(world) -> (that world, its engagement): the world held, so its id is not reused
-        self._engaged: dict[int, tuple[World, Engagement]] = {}
+        # id(world) -> what is read from it; the record holds the world, so its id is not reused
+        self._seen: dict[int, _Seen] = {}
+
+    def seen(self, w: World) -> _Seen:
+        """What the steps read from ``w``. O(1) for a world written here."""
+        got = self._seen.get(id(w))
+        if got is not None and got.world is w:
+            return got
+        return _Seen(w, _engagement(w, self.a, self.d))
 
     def engagement(self, w: World) -> Engagement:
         """The engagement of ``w``'s two units. O(1) for a world written here."""
-        got = self._engaged.get(id(w))
-        if got is not None and got[0] is w:
-            return got[1]
-        return _engagement(w, self.a, self.d)
+        return self.seen(w).engagement
 
     def _new(self, w: World, e: Engagement) -> World:
         z = _write(w, self.a, self.d, e)
-        self._engaged[id(z)] = (z, _engagement(z, self.a, self.d))
+        self._seen[id(z)] = _Seen(z, _engagement(z, self.a, self.d))
         return z
 
     def join(self, w: World, e: Engagement) -> World:
@@ -145,7 +170,7 @@ def _merge_tables(dist: Dist, rounds: Rounds, worlds: _Worlds) -> Dist:
     first = next(iter(weights))
     marks = first.marks
     if all(len(w.units) == 2 and w.marks == marks for w in weights):  # O(worlds)
-        mixed = rounds.mixture([(worlds.engagement(w), weight) for w, weight in weights.items()])
+        mixed = _round_mixture(rounds, [(worlds.seen(w), weight) for w, weight in weights.items()])
         if mixed is not None:  # the whole distribution at once, the same outcomes in the same order
             return _numbered_dist(mixed, worlds.numbered(rounds, first))
     parts = []
@@ -168,6 +193,42 @@ def _merge_tables(dist: Dist, rounds: Rounds, worlds: _Worlds) -> Dist:
     if not alone:
         return Dist.from_weights(merged)
     return _numbered_dist(list(merged.items()), worlds.numbered(rounds, first))
+
+
+def _round_mixture(rounds: Rounds, items: list[tuple[_Seen, int]]) -> list[tuple[int, int]] | None:
+    """:meth:`Rounds.mixture` of the items' engagements: the same (number, weight)
+    pairs in the same order, the same engagements numbered in the same
+    sequence, with each world's locked test and, for an engagement not
+    locked (it passes through), its number read from its record. The
+    locked ones of each kind (the charge's round, a further round) go
+    through that kind's :meth:`~.engagement.RoundKernel.mixture`. O(items)
+    look-ups, plus the rounds' mixtures."""
+    orders: list[tuple[int, ...]] = [()] * len(items)
+    groups = []
+    for kernel, charging in ((rounds.charging, True), (rounds.continuing, False)):
+        group = [k for k, (seen, _) in enumerate(items) if seen.engagement.just_charged == charging]
+        locked = [k for k in group if items[k][0].locked]
+        got = kernel.mixture([(items[k][0].engagement, items[k][1]) for k in locked]) if locked else ({}, 1, [])
+        if got is None:
+            return None
+        out, f, locked_orders = got
+        for k, order in zip(locked, locked_orders, strict=True):
+            orders[k] = order
+        passing = [k for k in group if not items[k][0].locked]
+        for k in passing:
+            orders[k] = (items[k][0].number_in(rounds.numbering),)
+        groups.append((out, f, passing))
+    factor = math.lcm(*(f for _, f, _ in groups))
+    total: dict[int, int] = {}
+    put = total.get
+    for out, f, passing in groups:
+        scale = factor // f
+        for i, x in out.items():
+            total[i] = put(i, 0) + x * scale
+        for k in passing:
+            i = orders[k][0]
+            total[i] = put(i, 0) + items[k][1] * factor
+    return [(i, total[i]) for i in dict.fromkeys(chain.from_iterable(orders))]
 
 
 def _numbered_dist(pairs: list[tuple[int, int]], world: Callable[[int], World]) -> Dist:
