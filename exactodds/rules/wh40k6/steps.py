@@ -62,14 +62,16 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
 
 
 class _Seen:
-    """A world and what the steps read from it: its engagement, whether that is
-    locked, and the engagement's number in one fight's numbering (found once)."""
+    """A world and what the steps read from it: its engagement, which round that
+    fights (of the charge or a further one) and whether it is locked, and, for
+    an engagement passing through, its number in one fight's numbering (found once)."""
 
-    __slots__ = ("world", "engagement", "locked", "numbering", "number")
+    __slots__ = ("world", "engagement", "kind", "numbering", "number")
 
     def __init__(self, world: World, engagement: Engagement) -> None:
         self.world, self.engagement = world, engagement
-        self.locked = engagement.locked()
+        # 0: locked, in the round of its charge; 1: passing through that round; 2, 3: the same in a further round
+        self.kind = (0 if engagement.just_charged else 2) + (not engagement.locked())
         self.numbering: Numbering | None = None
         self.number = -1
 
@@ -203,18 +205,18 @@ def _round_mixture(rounds: Rounds, items: list[tuple[_Seen, int]]) -> list[tuple
     locked ones of each kind (the charge's round, a further round) go
     through that kind's :meth:`~.engagement.RoundKernel.mixture`. O(items)
     look-ups, plus the rounds' mixtures."""
+    kinds: tuple[list[int], ...] = ([], [], [], [])  # (locked, passing) for the charge's round, then a further
+    for k, (seen, _) in enumerate(items):
+        kinds[seen.kind].append(k)
     orders: list[tuple[int, ...]] = [()] * len(items)
     groups = []
-    for kernel, charging in ((rounds.charging, True), (rounds.continuing, False)):
-        group = [k for k, (seen, _) in enumerate(items) if seen.engagement.just_charged == charging]
-        locked = [k for k in group if items[k][0].locked]
+    for kernel, locked, passing in ((rounds.charging, kinds[0], kinds[1]), (rounds.continuing, kinds[2], kinds[3])):
         got = kernel.mixture([(items[k][0].engagement, items[k][1]) for k in locked]) if locked else ({}, 1, [])
         if got is None:
             return None
         out, f, locked_orders = got
         for k, order in zip(locked, locked_orders, strict=True):
             orders[k] = order
-        passing = [k for k in group if not items[k][0].locked]
         for k in passing:
             orders[k] = (items[k][0].number_in(rounds.numbering),)
         groups.append((out, f, passing))
