@@ -17,18 +17,24 @@ def _world(a: tuple[int, ...], d: tuple[int, ...], marks: tuple[tuple[int, int],
     return World((UnitState(a), UnitState(d)), ("", ""), marks)
 
 
+def _seen(w: World) -> _Seen:
+    return _Seen(w, Engagement(*w.units))
+
+
 def test_numbered_weights_are_reduced_in_the_order_of_the_numbers() -> None:
-    worlds = [_world((1,), (1,)), _world((0,), (1,)), _world((1,), (0,))]
-    dist = _numbered_dist([(2, 9), (0, 6), (1, 3)], worlds.__getitem__)
-    assert list(dist.weights().items()) == [(worlds[2], 3), (worlds[0], 2), (worlds[1], 1)]
+    records = [_seen(_world((1,), (1,))), _seen(_world((0,), (1,))), _seen(_world((1,), (0,)))]
+    dist, kept = _numbered_dist([(2, 9), (0, 6), (1, 3)], records.__getitem__)
+    assert list(dist.weights().items()) == [(records[2].world, 3), (records[0].world, 2), (records[1].world, 1)]
     assert dist.denominator == 6
+    assert kept == [records[2], records[0], records[1]]
 
 
 def test_two_numbers_writing_one_world_add_their_weights() -> None:
     a, b = _world((1,), (1,)), _world((0,), (1,))
-    dist = _numbered_dist([(0, 6), (1, 3), (2, 9)], [a, b, a].__getitem__)
+    dist, kept = _numbered_dist([(0, 6), (1, 3), (2, 9)], [_seen(a), _seen(b), _seen(a)].__getitem__)
     assert list(dist.weights().items()) == [(a, 5), (b, 1)]
     assert dist.to_fractions() == {a: F(5, 6), b: F(1, 6)}
+    assert kept is None
 
 
 def test_a_world_is_written_once_per_marks_and_engagement() -> None:

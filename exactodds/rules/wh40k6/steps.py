@@ -99,9 +99,11 @@ class _Worlds:
     def __init__(self, a: int, d: int) -> None:
         self.a, self.d = a, d
         self._written: dict[tuple[tuple[tuple[int, int], ...], Engagement], World] = {}
-        self._numbered: dict[tuple[int, tuple[tuple[int, int], ...]], dict[int, World]] = {}
+        self._numbered: dict[tuple[int, tuple[tuple[int, int], ...]], dict[int, _Seen]] = {}
         # id(world) -> what is read from it; the record holds the world, so its id is not reused
         self._seen: dict[int, _Seen] = {}
+        self.last: tuple[Dist, list[_Seen]] | None = None
+        """The last fight round's answer and its worlds' records, in its order."""
 
     def seen(self, w: World) -> _Seen:
         """What the steps read from ``w``. O(1) for a world written here."""
@@ -114,10 +116,10 @@ class _Worlds:
         """The engagement of ``w``'s two units. O(1) for a world written here."""
         return self.seen(w).engagement
 
-    def _new(self, w: World, e: Engagement) -> World:
+    def _new(self, w: World, e: Engagement) -> _Seen:
         z = _write(w, self.a, self.d, e)
-        self._seen[id(z)] = _Seen(z, _engagement(z, self.a, self.d))
-        return z
+        got = self._seen[id(z)] = _Seen(z, _engagement(z, self.a, self.d))
+        return got
 
     def join(self, w: World, e: Engagement) -> World:
         """``e`` written into ``w``; once per (marks, engagement) for a world of the two units alone."""
@@ -126,24 +128,24 @@ class _Worlds:
         key = (w.marks, e)
         got = self._written.get(key)
         if got is None:
-            got = self._written[key] = self._new(w, e)
+            got = self._written[key] = self._new(w, e).world
         return got
 
-    def numbered(self, rounds: Rounds, w: World) -> Callable[[int], World]:
-        """The world of the engagement numbered ``i`` by ``rounds`` written into
-        ``w`` (a world of the two units alone), per number: O(1) when known
-        (a world equal to one :meth:`join` wrote may be written again: equal
-        worlds are one outcome)."""
-        worlds = self._numbered.setdefault((id(rounds), w.marks), {})
+    def numbered(self, rounds: Rounds, w: World) -> Callable[[int], _Seen]:
+        """The record of the world of the engagement numbered ``i`` by ``rounds``
+        written into ``w`` (a world of the two units alone), per number: O(1)
+        when known (a world equal to one :meth:`join` wrote may be written
+        again: equal worlds are one outcome)."""
+        records = self._numbered.setdefault((id(rounds), w.marks), {})
         ends = rounds.numbering.values
 
-        def world(i: int) -> World:
-            got = worlds.get(i)
+        def record(i: int) -> _Seen:
+            got = records.get(i)
             if got is None:
-                got = worlds[i] = self._new(w, ends[i])
+                got = records[i] = self._new(w, ends[i])
             return got
 
-        return world
+        return record
 
 
 def _on_worlds(kernel: Kernel, worlds: _Worlds) -> Callable[[Dist], Dist]:
@@ -167,14 +169,22 @@ def _merge_tables(dist: Dist, rounds: Rounds, worlds: _Worlds) -> Dist:
     big-integer multiply-adds (metered as :meth:`Dist.then` meters them), on
     the engagements' numbers when every world holds the two units alone and
     the same marks (each number written into a world once per assault), else
-    on the worlds."""
+    on the worlds. The answer of the round before (:attr:`_Worlds.last`),
+    written here from one world, needs no check and no look-up per world."""
     weights = dist.weights()
     first = next(iter(weights))
     marks = first.marks
-    if all(len(w.units) == 2 and w.marks == marks for w in weights):  # O(worlds)
-        mixed = _round_mixture(rounds, [(worlds.seen(w), weight) for w, weight in weights.items()])
-        if mixed is not None:  # the whole distribution at once, the same outcomes in the same order
-            return _numbered_dist(mixed, worlds.numbered(rounds, first))
+    last = worlds.last
+    items: list[tuple[_Seen, int]] | None = None
+    if last is not None and last[0] is dist:
+        items = list(zip(last[1], weights.values(), strict=True))
+    elif all(len(w.units) == 2 and w.marks == marks for w in weights):  # O(worlds)
+        items = [(worlds.seen(w), weight) for w, weight in weights.items()]
+    mixed = None if items is None else _round_mixture(rounds, items)
+    if mixed is not None:  # the whole distribution at once, the same outcomes in the same order
+        out, records = _numbered_dist(mixed, worlds.numbered(rounds, first))
+        worlds.last = None if records is None else (out, records)
+        return out
     parts = []
     lcm, terms, alone = 1, 0, True
     for w, weight in weights.items():
@@ -194,7 +204,7 @@ def _merge_tables(dist: Dist, rounds: Rounds, worlds: _Worlds) -> Dist:
             merged[at] = get(at, 0) + scale * v
     if not alone:
         return Dist.from_weights(merged)
-    return _numbered_dist(list(merged.items()), worlds.numbered(rounds, first))
+    return _numbered_dist(list(merged.items()), worlds.numbered(rounds, first))[0]
 
 
 def _round_mixture(rounds: Rounds, items: list[tuple[_Seen, int]]) -> list[tuple[int, int]] | None:
@@ -233,23 +243,24 @@ def _round_mixture(rounds: Rounds, items: list[tuple[_Seen, int]]) -> list[tuple
     return [(i, total[i]) for i in dict.fromkeys(chain.from_iterable(orders))]
 
 
-def _numbered_dist(pairs: list[tuple[int, int]], world: Callable[[int], World]) -> Dist:
-    """The Dist over ``world(i)`` of (engagement number i, positive weight) pairs
-    with distinct numbers, in their order (equal worlds merged). The weights
-    reduced on the list before the worlds are hashed (one dict built): O(pairs)
-    look-ups and big-integer gcds and divisions."""
+def _numbered_dist(pairs: list[tuple[int, int]], record: Callable[[int], _Seen]) -> tuple[Dist, list[_Seen] | None]:
+    """The Dist over the worlds of ``record(i)`` of (engagement number i,
+    positive weight) pairs with distinct numbers, in their order (equal worlds
+    merged), and the records in the Dist's order (None when two numbers wrote
+    one world). The weights reduced on the list before the worlds are hashed
+    (one dict built): O(pairs) look-ups and big-integer gcds and divisions."""
     values = [v for _, v in pairs]
     g = math.gcd(*values)
     if g > 1:
         values = list(map(g.__rfloordiv__, values))
-    out = dict(zip(map(world, [i for i, _ in pairs]), values))
+    records = list(map(record, [i for i, _ in pairs]))
+    out = dict(zip([r.world for r in records], values))
     if len(out) == len(pairs):  # one world per number: the weights as they are, reduced (gcd 1)
-        return Dist._make(out, sum(values), reduce=False)
+        return Dist._make(out, sum(values), reduce=False), records
     out = {}  # two numbers wrote one world: add their weights
-    for (i, _), v in zip(pairs, values, strict=True):
-        z = world(i)
-        out[z] = out.get(z, 0) + v
-    return Dist.from_weights(out)
+    for r, v in zip(records, values, strict=True):
+        out[r.world] = out.get(r.world, 0) + v
+    return Dist.from_weights(out), None
 
 
 _STATUSES = attrgetter("statuses")
