@@ -8,7 +8,7 @@ from fractions import Fraction as F
 from exactodds.rules.allocation import UnitState
 from exactodds.rules.scenario import World
 from exactodds.rules.wh40k6.engagement import FALLS_BACK, LOCKED, READY, Engagement, Rounds
-from exactodds.rules.wh40k6.steps import _numbered_dist, _round_mixture, _Seen, _Worlds
+from exactodds.rules.wh40k6.assault_worlds import Worlds, _numbered_dist, _round_mixture, _Seen
 from exactodds.rules.wh40k6.units import Unit
 from tests.test_wh40k6_fight import fighter
 
@@ -38,7 +38,7 @@ def test_two_numbers_writing_one_world_add_their_weights() -> None:
 
 
 def test_a_world_is_written_once_per_marks_and_engagement() -> None:
-    worlds = _Worlds(1, 0)
+    worlds = Worlds(1, 0)
     e = Engagement(UnitState((1, 2), 3), UnitState((2,)), LOCKED, FALLS_BACK, True)
     plain, marked = _world((9,), (9,)), _world((9,), (9,), ((0, 4),))
     z = worlds.join(plain, e)
