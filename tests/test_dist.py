@@ -57,6 +57,23 @@ def test_weights_are_reduced_so_equality_is_structural() -> None:
     assert Dist({1: "1/3", 2: "2/3"}) == a
 
 
+
+def test_weights_from_a_dict_of_positive_ints_are_copied_reduced_in_order() -> None:
+    weights = {"b": 6, "a": 9, "c": 3}
+    dist = Dist.from_weights(weights)
+    assert list(dist.weights().items()) == [("b", 2), ("a", 3), ("c", 1)] and dist.denominator == 6
+    weights["d"] = 3  # the Dist keeps its own table
+    assert dist.weights() == {"b": 2, "a": 3, "c": 1}
+    # zero weights and pairs take the checked path, with the same answer
+    assert Dist.from_weights({"b": 6, "x": 0, "a": 9, "c": 3}) == dist
+    assert Dist.from_weights([("b", 4), ("a", 6), ("c", 2)]) == dist
+    big = 2**200
+    assert Dist.from_weights({1: big * 5, 2: big * 7}).weights() == {1: 5, 2: 7}
+    with pytest.raises(InputError, match="negative"):
+        Dist.from_weights({1: 2, 2: -1})
+    with pytest.raises(InputError, match="must be an integer, not True"):
+        Dist.from_weights({1: True, 2: 1})
+
 def test_then_is_a_markov_kernel() -> None:
     # a d6 telling how many d6 to roll, summed: against direct enumeration
     mixed = d6.then(lambda k: d6.sum_n(k))

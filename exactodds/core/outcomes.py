@@ -13,16 +13,16 @@ H = TypeVar("H", bound=Hashable)
 
 
 def _reduce(weights: dict[H, int], total: int) -> tuple[dict[H, int], int]:
-    """Divide all weights and the total by their gcd. O(k) for k outcomes."""
+    """Divide all weights and the total by their gcd. O(k) for k outcomes, in C;
+    O(1) when the first few weights already have gcd 1 with the total."""
     import math
+    from itertools import islice
 
-    g = total
-    for w in weights.values():
-        g = math.gcd(g, w)
-        if g == 1:
-            return weights, total
+    g = math.gcd(total, *islice(weights.values(), 4))
     if g > 1:
-        weights = {x: w // g for x, w in weights.items()}
+        g = math.gcd(g, *weights.values())
+    if g > 1:
+        weights = dict(zip(weights, map(g.__rfloordiv__, weights.values())))
         total //= g
     return weights, total
 

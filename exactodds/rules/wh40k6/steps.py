@@ -7,19 +7,19 @@ each step memoises its kernel per distinct state of the units it reads.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import partial
+from operator import attrgetter, itemgetter
 from typing import Any, ClassVar
 
 from ...core import Dist, InputError, Kernel, Pipeline, Step
-from ...core.limits import charge
 from ..allocation import UnitState
 from ..scenario import World
+from .assault_worlds import CHARGING, Worlds, on_worlds
 from .engagement import (
-    FALLS_BACK, LOCKED, SWEPT, Engagement, Rounds, assault_kernels, check_assault,
+    FALLS_BACK, LOCKED, SWEPT, Rounds, assault_kernels, check_assault,
 )
 from .firing import (
     Pinning, Sides, alive_per_line, can_shoot, cleared, fire_both_pipeline, fire_pipeline,
@@ -41,104 +41,26 @@ from .vehicles import Vehicle
 # "falling back", "swept".
 
 SYSTEM = "40k6"
-CHARGING = "charging"
 PINNED = "pinned"
 """Gone to ground after failing a pinning test: snap shots, no charge, +1 cover
 save (6+ without cover) when shot at; cleared when the next turn starts."""
 
 
-def _engagement(w: World, a: int, d: int) -> Engagement:
-    sa = w.statuses[a]
-    return Engagement(w.units[a], w.units[d], LOCKED if sa == CHARGING else sa, w.statuses[d], sa == CHARGING)
-
-
-def _write(w: World, a: int, d: int, e: Engagement) -> World:
-    units, statuses = list(w.units), list(w.statuses)
-    units[a], units[d] = cleared(e.attacker), cleared(e.defender)
-    statuses[a], statuses[d] = CHARGING if e.just_charged else e.attacker_status, e.defender_status
-    return w._replace(units=tuple(units), statuses=tuple(statuses))
-
-
-def _on_worlds(kernel: Kernel, a: int, d: int) -> Callable[[Dist], Dist]:
-    """``kernel`` on engagements as a step on worlds (units ``a`` and ``d``):
-    each world's engagement through the kernel, each outcome written back
-    into that world. O(sum of the kernel's answers) look-ups; a world of these
-    two units alone is built once per distinct outcome of the step (its other
-    units are none, so the outcome alone decides it), O(distinct outcomes).
-    The fight rounds (:class:`~.engagement.Rounds`) are merged from their
-    weight tables directly (:func:`_merge_tables`)."""
-    def step(dist: Dist) -> Dist:
-        written: dict[Engagement, World] = {}
-
-        def join(w: World, e: Engagement) -> World:
-            if len(w.units) != 2:
-                return _write(w, a, d, e)
-            got = written.get(e)
-            if got is None:
-                got = written[e] = _write(w, a, d, e)
-            return got
-
-        if isinstance(kernel, Rounds):
-            return _merge_tables(dist, kernel, lambda w: _engagement(w, a, d), join)
-        return dist.then(lambda w: kernel(_engagement(w, a, d)), join)
-
-    return step
-
-
-def _merge_tables(dist: Dist, rounds: Rounds, engagement: Callable[[World], Engagement],
-                  join: Callable[[World, Engagement], World]) -> Dist:
-    """``dist.then(rounds, join)`` from the rounds' weight tables: the same
-    distribution, its outcomes in the same order. O(sum of the tables' sizes)
-    big-integer multiply-adds (metered as :meth:`Dist.then` meters them), on
-    the engagements' numbers when every world holds the two units alone (each
-    outcome written into a world once), else on the worlds."""
-    if all(len(w.units) == 2 for w in dist.weights()):
-        mixed = rounds.mixture([(engagement(w), weight) for w, weight in dist.weights().items()])
-        if mixed is not None:  # the whole distribution at once, the same outcomes in the same order
-            first = next(iter(dist.weights()))
-            ends = rounds.numbering.values
-            joined: dict[World, int] = {}
-            for i, v in mixed:
-                z = join(first, ends[i])
-                joined[z] = joined.get(z, 0) + v
-            return Dist.from_weights(joined)
-    parts = []
-    lcm, terms, alone = 1, 0, True
-    for w, weight in dist.weights().items():
-        pairs, total = rounds.table(engagement(w))
-        parts.append((w, weight, pairs, total))
-        lcm = math.lcm(lcm, total)
-        terms += len(pairs)
-        alone = alone and len(w.units) == 2
-    charge(terms, dist.denominator.bit_length() + lcm.bit_length())
-    ends = rounds.numbering.values
-    merged: dict[Any, int] = {}
-    get = merged.get
-    for w, weight, pairs, total in parts:
-        scale = weight * (lcm // total)
-        for i, v in pairs:
-            at: Any = i if alone else join(w, ends[i])
-            merged[at] = get(at, 0) + scale * v
-    if not alone:
-        return Dist.from_weights(merged)
-    first = parts[0][0]
-    out: dict[World, int] = {}
-    for i, v in merged.items():
-        z = join(first, ends[i])
-        out[z] = out.get(z, 0) + v
-    return Dist.from_weights(out)
+_STATUSES = attrgetter("statuses")
 
 
 def _unless_pinned(apply: Callable[[Dist], Dist], a: int) -> Callable[[Dist], Dist]:
     """``apply`` on the worlds where unit ``a`` is not pinned (a pinned unit does
-    not charge); the others unchanged. O(worlds)."""
+    not charge); the others unchanged. O(worlds), in C when none is pinned."""
     def pinned(w: World) -> bool:
         return w.statuses[a] == PINNED
 
+    status = itemgetter(a)
+
     def step(dist: Dist) -> Dist:
-        p = dist.prob(pinned)
-        if not p:
+        if PINNED not in map(status, map(_STATUSES, dist.weights())):
             return apply(dist)
+        p = dist.prob(pinned)
         if p == 1:
             return dist
         return Dist.bernoulli(p, True, False).then(
@@ -375,7 +297,8 @@ class Assault(_Combat):
                              f"{self.defender} is not a vehicle: leave it out")
         kernels = assault_kernels(_unit(units, self.attacker), _unit(units, self.defender), self.distance,
                                   self.rounds, self.overwatch, self.order, self.difficult_terrain)
-        return [Step(name, _unless_pinned(_on_worlds(kernel, a, d), a), doc or kernel.__doc__ or "")
+        worlds = Worlds(a, d)
+        return [Step(name, _unless_pinned(on_worlds(kernel, worlds), a), doc or kernel.__doc__ or "")
                 for name, kernel, doc in kernels]
 
 
@@ -410,8 +333,9 @@ class Fight(_Combat):
             return w.put(a, w.units[a], CHARGING if self.charged else LOCKED).put(d, w.units[d], LOCKED)
 
         steps = [Step.map("engage", engage, "both units locked in combat")]
+        worlds = Worlds(a, d)
         for r in range(1, self.rounds + 1):
-            steps.append(Step(f"round {r}", _on_worlds(round_kernel, a, d),
+            steps.append(Step(f"round {r}", on_worlds(round_kernel, worlds),
                               "blows by Initiative, combat result, morale, sweeping advance"))
         return steps
 
