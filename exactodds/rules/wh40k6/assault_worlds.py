@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from itertools import chain
 from typing import Any
 
 from ...core import Dist, Kernel
 from ...core.limits import charge
 from ..allocation import Numbering
 from ..scenario import World
-from .engagement import LOCKED, Engagement, Rounds
+from .engagement import LOCKED, Engagement, Rounds, round_kind
 from .firing import cleared
 
 CHARGING = "charging"
@@ -49,8 +48,7 @@ class _Seen:
 
     def __init__(self, world: World, engagement: Engagement) -> None:
         self.world, self.engagement = world, engagement
-        # 0: locked, in the round of its charge; 1: passing through that round; 2, 3: the same in a further round
-        self.kind = (0 if engagement.just_charged else 2) + (not engagement.locked())
+        self.kind = round_kind(engagement)
         self.numbering: Numbering | None = None
         self.number = -1
 
@@ -187,39 +185,10 @@ def _merge_tables(dist: Dist, rounds: Rounds, worlds: Worlds) -> Dist:
 
 
 def _round_mixture(rounds: Rounds, items: list[tuple[_Seen, int]]) -> list[tuple[int, int]] | None:
-    """:meth:`Rounds.mixture` of the items' engagements: the same (number, weight)
-    pairs in the same order, the same engagements numbered in the same
-    sequence, with each world's locked test and, for an engagement not
-    locked (it passes through), its number read from its record. The
-    locked ones of each kind (the charge's round, a further round) go
-    through that kind's :meth:`~.engagement.RoundKernel.mixture`. O(items)
-    look-ups, plus the rounds' mixtures."""
-    kinds: tuple[list[int], ...] = ([], [], [], [])  # (locked, passing) for the charge's round, then a further
-    for k, (seen, _) in enumerate(items):
-        kinds[seen.kind].append(k)
-    orders: list[tuple[int, ...]] = [()] * len(items)
-    groups = []
-    for kernel, locked, passing in ((rounds.charging, kinds[0], kinds[1]), (rounds.continuing, kinds[2], kinds[3])):
-        got = kernel.mixture([(items[k][0].engagement, items[k][1]) for k in locked]) if locked else ({}, 1, [])
-        if got is None:
-            return None
-        out, f, locked_orders = got
-        for k, order in zip(locked, locked_orders, strict=True):
-            orders[k] = order
-        for k in passing:
-            orders[k] = (items[k][0].number_in(rounds.numbering),)
-        groups.append((out, f, passing))
-    factor = math.lcm(*(f for _, f, _ in groups))
-    total: dict[int, int] = {}
-    put = total.get
-    for out, f, passing in groups:
-        scale = factor // f
-        for i, x in out.items():
-            total[i] = put(i, 0) + x * scale
-        for k in passing:
-            i = orders[k][0]
-            total[i] = put(i, 0) + items[k][1] * factor
-    return [(i, total[i]) for i in dict.fromkeys(chain.from_iterable(orders))]
+    """:meth:`Rounds.mixture` of the items' engagements, each world's round kind
+    and, for an engagement passing through, its number read from its record."""
+    return rounds.mixture([(seen.engagement, w) for seen, w in items], [seen.kind for seen, _ in items],
+                          lambda k: items[k][0].number_in(rounds.numbering))
 
 
 def _numbered_dist(pairs: list[tuple[int, int]], record: Callable[[int], _Seen]) -> tuple[Dist, list[_Seen] | None]:

@@ -451,26 +451,11 @@ class RoundKernel:
         self._tables: dict[Engagement, Table] = {}
 
     def mixture(self, items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
-        """The round from each of ``items`` (engagements, integer weights) at
-        once: (number -> weight over the items' total x the factor), the factor,
-        and per item its table's numbers in order; None when it is only
+        """The round from each of ``items`` (locked engagements, integer weights)
+        at once: (number -> weight over the items' total x the factor), the
+        factor, and per item its table's numbers in order; None when it is only
         computed engagement by engagement (:meth:`table`)."""
-        locked = [(e, w) for e, w in items if e.locked()]
-        got = self._locked_mixture(locked) if locked and self._locked_mixture else None
-        if got is None and locked:
-            return None
-        out, factor, locked_orders = got if got is not None else ({}, 1, [])
-        put = out.get
-        orders = []
-        it = iter(locked_orders)
-        for e, w in items:
-            if e.locked():
-                orders.append(next(it))
-            else:
-                i = self.numbering.number(e)
-                out[i] = put(i, 0) + w * factor
-                orders.append((i,))
-        return out, factor, orders
+        return self._locked_mixture(items) if self._locked_mixture else None
 
     def table(self, e: Engagement) -> Table:
         """((number of the engagement after the round, weight), ...) and their total."""
@@ -514,31 +499,55 @@ class Rounds:
         ends = self.numbering.values
         return Dist.from_weights({ends[i]: v for i, v in pairs})
 
-    def mixture(self, items: Sequence[tuple[Engagement, int]]) -> list[tuple[int, int]] | None:
+    def mixture(self, items: Sequence[tuple[Engagement, int]], kinds: Sequence[int] | None = None,
+                passing: Callable[[int], int] | None = None) -> list[tuple[int, int]] | None:
         """The round from each of ``items`` (engagements, integer weights) at once,
         as (number of the engagement after the round, weight) pairs in the order
         the items' tables list them (first appearance), over the items' total
         times an unreduced factor; None when only tables serve
-        (:meth:`RoundKernel.mixture`). O(the rounds' mixtures)."""
-        groups = [[(k, e, w) for k, (e, w) in enumerate(items) if e.just_charged == charging]
-                  for charging in (True, False)]
-        done = []
-        for kernel, group in zip((self.charging, self.continuing), groups, strict=True):
-            got = kernel.mixture([(e, w) for _, e, w in group]) if group else ({}, 1, [])
+        (:meth:`RoundKernel.mixture`). ``kinds``: each item's :func:`round_kind`
+        (found here when not given); ``passing``: the number of item k's
+        engagement when it passes through (not locked; numbered here when not
+        given). The locked engagements of each round (of the charge, a further
+        one) go through that round's :meth:`RoundKernel.mixture`, then those
+        passing through are numbered, in the items' order. O(items) plus the
+        rounds' mixtures."""
+        if kinds is None:
+            kinds = [round_kind(e) for e, _ in items]
+        by_kind: tuple[list[int], ...] = ([], [], [], [])
+        for k, kind in enumerate(kinds):
+            by_kind[kind].append(k)
+        orders: list[tuple[int, ...]] = [()] * len(items)
+        groups = []
+        for kernel, locked, through in ((self.charging, by_kind[0], by_kind[1]),
+                                        (self.continuing, by_kind[2], by_kind[3])):
+            got = kernel.mixture([items[k] for k in locked]) if locked else ({}, 1, [])
             if got is None:
                 return None
-            done.append(got)
-        factor = math.lcm(*(f for _, f, _ in done))
-        orders: list[tuple[int, ...]] = [()] * len(items)
+            out, f, locked_orders = got
+            for k, order in zip(locked, locked_orders, strict=True):
+                orders[k] = order
+            for k in through:
+                orders[k] = (passing(k) if passing else self.numbering.number(items[k][0]),)
+            groups.append((out, f, through))
+        factor = math.lcm(*(f for _, f, _ in groups))
         total: dict[int, int] = {}
         put = total.get
-        for (out, f, group_orders), group in zip(done, groups, strict=True):
-            for (k, _, _), order in zip(group, group_orders, strict=True):
-                orders[k] = order
+        for out, f, through in groups:
             scale = factor // f
             for i, x in out.items():
                 total[i] = put(i, 0) + x * scale
+            for k in through:
+                i = orders[k][0]
+                total[i] = put(i, 0) + items[k][1] * factor
         return [(i, total[i]) for i in dict.fromkeys(chain.from_iterable(orders))]
+
+
+def round_kind(e: Engagement) -> int:
+    """Which round an engagement fights, and how: 0 locked in the round of its
+    charge, 1 passing through that round (not locked), 2 and 3 the same in a
+    further round. O(models)."""
+    return (0 if e.just_charged else 2) + (not e.locked())
 
 
 def overwatch_kernel(charger: Unit, charged: Unit, order: Sequence[str] | None = None,
