@@ -248,10 +248,11 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         """The index in ``pairs_of`` of :func:`settled`'s pairs over
         :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it, not
         memoised) after the blows left ``att`` and ``dfd`` (their sides ``a``
-        and ``d``), memoised on ``key`` (:func:`settled`'s, as one integer: ``base``, the
-        attacker's state number shifted, or'ed with the defender's ``d_id``
-        times :data:`span` plus the clamped difference of unsaved wounds) and
-        on the same integer with the :func:`decisive` difference. The decisive
+        and ``d``), memoised on ``key`` (:func:`settled`'s, as one integer:
+        ``base``, the attacker's state number shifted, or'ed with the
+        defender's ``d_id`` times ``span`` plus the clamped difference of
+        unsaved wounds) and on the same integer with the :func:`decisive`
+        difference. The decisive
         difference and the statuses after the test and the sweep are kept per
         (both sides' :attr:`_Side.kind`, difference of unsaved wounds), the
         engagements after the round per (pair of states, those statuses). O(1)
