@@ -254,6 +254,7 @@ def test_rending_with_two_penetration_dice_is_refused() -> None:
         penetration_result(Shooting(shots=1, strength=8, weapon_type="no-bs", rules=("armourbane", "rending")), 12)
 
 
+@pytest.mark.slow  # a property test of several seconds: runs in CI
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2), st.integers(2, 5), st.integers(3, 9), st.one_of(st.none(), st.integers(1, 3)),
        st.integers(10, 14), st.integers(1, 3),

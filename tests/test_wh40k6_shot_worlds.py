@@ -71,6 +71,7 @@ def test_shooting_on_the_whole_distribution_is_the_kernel_world_by_world(name, t
     assert list(final.weights().items()) == list(scenario.run().final.weights().items())
 
 
+@pytest.mark.slow  # about 15 s: runs in CI
 def test_weapons_that_get_hot_and_a_target_shooting_back(tmp_path):
     path = tmp_path / "hot.toml"
     path.write_text(HOT_EXCHANGE.format(ex=EXAMPLES.as_posix()))
