@@ -234,10 +234,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     cap = max(1, max(m.melee.leadership for m in (*a_models, *d_models)) - 2)  # type: ignore[union-attr]
     span = 2 * cap + 1
     scaled: dict[int, int] = {}
-    # the endings, by index: (number of the engagement after the round, weight over
-    # ENDING_DENOMINATOR) pairs, and each one's engagement numbers in order
-    pairs_of: list[tuple[tuple[int, int], ...]] = []
+    # the endings, by index: the numbers of the engagements after the round, in order,
+    # and their weights over ENDING_DENOMINATOR in the same order
     end_lists: list[tuple[int, ...]] = []
+    end_weights: list[tuple[int, ...]] = []
 
     outcomes: dict[tuple[int, int, int], tuple[int, int, tuple[tuple[str, str], ...], tuple[int, ...]] | None] = {}
     ends_at: dict[int, int] = {}
@@ -245,7 +245,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     pair_ends: dict[int, tuple[int, ...]] = {}
 
     def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, key: int, base: int, d_id: int) -> int:
-        """The index in ``pairs_of`` of :func:`settled`'s pairs over
+        """The index in ``end_lists`` of :func:`settled`'s pairs over
         :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it, not
         memoised) after the blows left ``att`` and ``dfd`` (their sides ``a``
         and ``d``), memoised on ``key`` (:func:`settled`'s, as one integer:
@@ -279,9 +279,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             ends_list = pair_ends.get(at_pair)
             if ends_list is None:
                 ends_list = pair_ends[at_pair] = tuple(end_number(a, d, st) for st in statuses)
-            got = ends_at[at] = len(pairs_of)
-            pairs_of.append(tuple(zip(ends_list, scaled_weights)))
+            got = ends_at[at] = len(end_lists)
             end_lists.append(ends_list)
+            end_weights.append(scaled_weights)
         scaled[key] = got
         return got
 
@@ -313,7 +313,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     def row_of(e: Engagement) -> Row | None:
         """The round from a locked engagement up to the endings, as the last
         Initiative step's parts: per state before that step and each attacker's
-        state after it, (its weight, the indices in ``pairs_of`` of the endings
+        state after it, (its weight, the indices in ``end_lists`` of the endings
         its defender's states after the step reach, those states' weights (kept
         per table)); the row's total, its number of entries, and the numbers of
         the engagements after the round in its table's order. The weight of an
@@ -365,7 +365,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         for sa, idx, vds in got[0]:
             for i, vd in zip(idx, vds, strict=True):
                 x = sa * vd
-                for end, v in pairs_of[i]:
+                for end, v in zip(end_lists[i], end_weights[i]):
                     out[end] = put(end, 0) + x * v
         return tuple(out.items()), got[1] * ENDING_DENOMINATOR
 
@@ -388,7 +388,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         totals = {row[1] for row in got}  # type: ignore[index]
         common = math.lcm(*totals)
         scales = {total: common // total for total in totals}
-        acc = [0] * len(pairs_of)
+        acc = [0] * len(end_lists)
         for (_, weight), (row, total, entries, _) in zip(items, got, strict=True):  # type: ignore[misc]
             f = weight * scales[total]
             charge(entries, f.bit_length())
@@ -399,7 +399,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         out = [0] * len(numbers.values)
         for i, x in enumerate(acc):
             if x:
-                for end, v in pairs_of[i]:
+                for end, v in zip(end_lists[i], end_weights[i]):
                     out[end] += x * v
         return ({end: x for end, x in enumerate(out) if x}, common * ENDING_DENOMINATOR,
                 [row[3] for row in got])  # type: ignore[index]
