@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable
 from fractions import Fraction
+from itertools import islice
 from typing import Any, TypeVar
 
 from .checks import is_whole
@@ -15,9 +17,6 @@ H = TypeVar("H", bound=Hashable)
 def _reduce(weights: dict[H, int], total: int) -> tuple[dict[H, int], int]:
     """Divide all weights and the total by their gcd. O(k) for k outcomes, in C;
     O(1) when the first few weights already have gcd 1 with the total."""
-    import math
-    from itertools import islice
-
     g = math.gcd(total, *islice(weights.values(), 4))
     if g > 1:
         g = math.gcd(g, *weights.values())
