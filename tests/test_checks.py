@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from fractions import Fraction
 
 import pytest
@@ -129,6 +130,30 @@ def test_charge_counts_big_weights_per_started_1024_bits():
         with pytest.raises(TooLargeError):
             charge(1, 1025)  # 2 more: 2,000... and one more unit is over
             charge(1)
+
+
+def test_the_outermost_meter_pauses_the_collector_and_turns_it_back_on():
+    assert gc.isenabled()
+    seen = []
+    with pytest.raises(TooLargeError):
+        with state_limit(10), work_meter("outer"):
+            seen.append(gc.isenabled())
+            with work_meter("inner"):
+                seen.append(gc.isenabled())
+            seen.append(gc.isenabled())
+            charge(100)  # stopped inside: the collector is on again after
+    assert seen == [False, False, False]
+    assert gc.isenabled()
+
+
+def test_a_meter_leaves_a_collector_the_caller_turned_off_off():
+    gc.disable()
+    try:
+        with work_meter("w"):
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 # -------------------------------------------------------- reroll budgets
