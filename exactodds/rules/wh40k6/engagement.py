@@ -134,7 +134,7 @@ def decisive(difference: int, attacker: Standing, defender: Standing) -> int:
 
 
 def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False,
-                numbering: Numbering | None = None) -> RoundKernel:
+                numbering: Numbering | None = None, states: dict[UnitState, UnitState] | None = None) -> RoundKernel:
     """One round of combat between locked units, as a kernel on
     :class:`Engagement`: the Initiative steps (as in
     :func:`~.fight.fight_pipeline`; ``charged``: the attacker charged this
@@ -149,8 +149,11 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     from a whole distribution of engagements (:meth:`RoundKernel.mixture`)
     sums the rows on the endings and applies each ending once. ``numbering``:
     the numbers its tables give the engagements (shared by the rounds of one
-    assault)."""
+    assault); ``states``: one object per distinct unit state (shared likewise, so
+    that equal engagements of both rounds are made of the same objects and are
+    told equal by identity)."""
     numbers: Numbering[Engagement] = Numbering() if numbering is None else numbering
+    canonical: dict[UnitState, UnitState] = {} if states is None else states
     blows = Blows(attacker, defender, charged, difficult_terrain)
     a_models, d_models = attacker.expanded(), defender.expanded()
 
@@ -166,6 +169,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 # states differing only in their unsaved counters share one record, so equal
                 # states after the round are one object (the merges compare them by identity)
                 clear = cleared(state)
+                clear = canonical.setdefault(clear, clear)
                 got = memo.get(clear)
                 if got is None:
                     standing = standing_of(models, clear)
@@ -482,8 +486,9 @@ class Rounds:
 
     def __init__(self, attacker: Unit, defender: Unit, difficult_terrain: bool = False) -> None:
         self.numbering: Numbering[Engagement] = Numbering()
-        self.charging = fight_round(attacker, defender, True, difficult_terrain, self.numbering)
-        self.continuing = fight_round(attacker, defender, False, numbering=self.numbering)
+        states: dict[UnitState, UnitState] = {}
+        self.charging = fight_round(attacker, defender, True, difficult_terrain, self.numbering, states)
+        self.continuing = fight_round(attacker, defender, False, numbering=self.numbering, states=states)
 
     def table(self, e: Engagement) -> Table:
         """The round's weight table (:meth:`RoundKernel.table`)."""
