@@ -14,7 +14,8 @@ import pytest
 from exactodds.rules.allocation import UnitState
 from exactodds.rules.wh40k6.blows import Striker
 from exactodds.rules.wh40k6.casualties import IndexedKernel
-from exactodds.rules.wh40k6.engagement import LOCKED, READY, Engagement, Rounds, decisive
+from exactodds import Dist
+from exactodds.rules.wh40k6.engagement import LOCKED, READY, Engagement, Rounds, decisive, fight_round
 from exactodds.rules.wh40k6.fight import Blows, FightState, Standing
 from exactodds.rules.wh40k6.melee import MeleeWeapon
 from exactodds.rules.wh40k6.units import Unit
@@ -84,6 +85,21 @@ def test_a_round_from_many_engagements_is_their_tables_merged() -> None:
     assert got is not None
     total = sum(v for _, v in got)
     assert [(i, F(v, total)) for i, v in got] == list(want.items())
+
+
+def test_a_later_round_meeting_the_charges_endings_is_a_round_of_its_own() -> None:
+    """The rounds of one assault share their endings (the charge's round numbers
+    them first): a later round from what the charge's round left is what a fight
+    round sharing nothing gives, outcome for outcome and in the same order."""
+    a = Unit((fighter("a", count=4, i=2, a=2, ld=7),))
+    d = Unit((fighter("d", count=3, i=3, ld=7, save=5),))
+    start = Engagement(UnitState((1, 1, 1, 1)), UnitState((1, 1, 1)), LOCKED, LOCKED, True)
+    rounds = Rounds(a, d)
+    after = rounds.on_dist(Dist.constant(start))
+    assert any(e.locked() for e in after.support())
+    got = rounds.on_dist(after)
+    want = after.then(fight_round(a, d, False))
+    assert got == want and list(got.weights()) == list(want.weights())
 
 
 def test_endings_of_another_denominator_take_the_plain_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -133,8 +133,43 @@ def decisive(difference: int, attacker: Standing, defender: Standing) -> int:
     return sign * min(abs(difference), max(1, loser.leadership - 2))
 
 
+class RoundEndings:
+    """What the fight rounds of one assault (the round of the charge and the
+    later ones, same two units) share in :func:`fight_round`: the end of a round
+    (the combat result, the loser's morale test, the sweeping advance) reads
+    the units' states after the blows and the difference of unsaved wounds,
+    never which round it is. So both keep one object per distinct unit state
+    (equal engagements are then told equal by identity), one record per unit
+    state (:class:`_Side`), and one numbered ending per (states, decisive
+    difference): a later round meets most of the charge's endings again.
+    Lives as long as the assault's steps (one run)."""
+
+    __slots__ = ("states", "kinds", "state_ids", "a_sides", "d_sides", "falls", "ends", "numbered", "scaled",
+                 "end_lists", "end_weights", "outcomes", "ends_at", "statuses_ids", "pair_ends")
+
+    def __init__(self) -> None:
+        self.states: dict[UnitState, UnitState] = {}
+        self.kinds: Numbering[tuple] = Numbering()
+        self.state_ids: Numbering[UnitState] = Numbering()
+        self.a_sides: dict[UnitState, _Side] = {}
+        self.d_sides: dict[UnitState, _Side] = {}
+        self.falls: dict[tuple, Dist] = {}
+        self.ends: dict[tuple, Table] = {}
+        self.numbered: dict[tuple, int] = {}
+        self.scaled: dict[int, int] = {}
+        # the endings, by index: the numbers of the engagements after the round, in
+        # order, and their weights over ENDING_DENOMINATOR in the same order
+        self.end_lists: list[tuple[int, ...]] = []
+        self.end_weights: list[tuple[int, ...]] = []
+        self.outcomes: dict[tuple[int, int, int], tuple[int, int, tuple[tuple[str, str], ...],
+                                                        tuple[int, ...]] | None] = {}
+        self.ends_at: dict[int, int] = {}
+        self.statuses_ids: Numbering[tuple[tuple[str, str], ...]] = Numbering()
+        self.pair_ends: dict[int, tuple[int, ...]] = {}
+
+
 def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False,
-                numbering: Numbering | None = None, states: dict[UnitState, UnitState] | None = None) -> RoundKernel:
+                numbering: Numbering | None = None, shared: RoundEndings | None = None) -> RoundKernel:
     """One round of combat between locked units, as a kernel on
     :class:`Engagement`: the Initiative steps (as in
     :func:`~.fight.fight_pipeline`; ``charged``: the attacker charged this
@@ -149,20 +184,17 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     from a whole distribution of engagements (:meth:`RoundKernel.mixture`)
     sums the rows on the endings and applies each ending once. ``numbering``:
     the numbers its tables give the engagements (shared by the rounds of one
-    assault); ``states``: one object per distinct unit state (shared likewise, so
-    that equal engagements of both rounds are made of the same objects and are
-    told equal by identity)."""
+    assault); ``shared``: the endings and unit states it shares with the other
+    rounds of the same two units (:class:`RoundEndings`)."""
     numbers: Numbering[Engagement] = Numbering() if numbering is None else numbering
-    canonical: dict[UnitState, UnitState] = {} if states is None else states
+    shared = RoundEndings() if shared is None else shared
+    canonical = shared.states
     blows = Blows(attacker, defender, charged, difficult_terrain)
     a_models, d_models = attacker.expanded(), defender.expanded()
 
-    kinds: Numbering[tuple] = Numbering()
-    state_ids: Numbering[UnitState] = Numbering()
+    kinds, state_ids = shared.kinds, shared.state_ids
 
-    def sides(unit: Unit, models: list) -> Callable[[UnitState], _Side]:
-        memo: dict[UnitState, _Side] = {}
-
+    def sides(unit: Unit, models: list, memo: dict[UnitState, _Side]) -> Callable[[UnitState], _Side]:
         def side(state: UnitState) -> _Side:
             got = memo.get(state)
             if got is None:
@@ -184,8 +216,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
 
         return side
 
-    a_side, d_side = sides(attacker, a_models), sides(defender, d_models)
-    endings: dict[tuple, Dist] = {}
+    a_side, d_side = sides(attacker, a_models, shared.a_sides), sides(defender, d_models, shared.d_sides)
+    endings = shared.falls
 
     def ending(falls: Dist, a: _Side, d: _Side) -> Dist:
         """The statuses after the loser's morale test (``falls``) and the sweeping advance."""
@@ -205,8 +237,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             return Engagement(att, dfd, READY, READY, False)
         return Engagement(att, dfd, sa, sd, False)
 
-    ends: dict[tuple, Table] = {}
-    numbered: dict[tuple, int] = {}
+    ends, numbered = shared.ends, shared.numbered
 
     def end_number(a: _Side, d: _Side, statuses: tuple[str, str]) -> int:
         """The number of the engagement after the round (:func:`end_of_round`). O(1) when known."""
@@ -237,16 +268,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     # told apart (decisive), so the look-ups below clamp it there first
     cap = max(1, max(m.melee.leadership for m in (*a_models, *d_models)) - 2)  # type: ignore[union-attr]
     span = 2 * cap + 1
-    scaled: dict[int, int] = {}
-    # the endings, by index: the numbers of the engagements after the round, in order,
-    # and their weights over ENDING_DENOMINATOR in the same order
-    end_lists: list[tuple[int, ...]] = []
-    end_weights: list[tuple[int, ...]] = []
-
-    outcomes: dict[tuple[int, int, int], tuple[int, int, tuple[tuple[str, str], ...], tuple[int, ...]] | None] = {}
-    ends_at: dict[int, int] = {}
-    statuses_ids: Numbering[tuple[tuple[str, str], ...]] = Numbering()
-    pair_ends: dict[int, tuple[int, ...]] = {}
+    scaled, end_lists, end_weights = shared.scaled, shared.end_lists, shared.end_weights
+    outcomes, ends_at, statuses_ids, pair_ends = shared.outcomes, shared.ends_at, shared.statuses_ids, shared.pair_ends
 
     def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, key: int, base: int, d_id: int) -> int:
         """The index in ``end_lists`` of :func:`settled`'s pairs over
@@ -486,9 +509,9 @@ class Rounds:
 
     def __init__(self, attacker: Unit, defender: Unit, difficult_terrain: bool = False) -> None:
         self.numbering: Numbering[Engagement] = Numbering()
-        states: dict[UnitState, UnitState] = {}
-        self.charging = fight_round(attacker, defender, True, difficult_terrain, self.numbering, states)
-        self.continuing = fight_round(attacker, defender, False, numbering=self.numbering, states=states)
+        shared = RoundEndings()
+        self.charging = fight_round(attacker, defender, True, difficult_terrain, self.numbering, shared)
+        self.continuing = fight_round(attacker, defender, False, numbering=self.numbering, shared=shared)
 
     def table(self, e: Engagement) -> Table:
         """The round's weight table (:meth:`RoundKernel.table`)."""
