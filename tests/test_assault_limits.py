@@ -35,7 +35,7 @@ def test_huge_assault_is_refused_before_any_fight(tmp_path: Path, monkeypatch: p
     package = "exactodds.rules.wh40k6"
     for owner, name in ((import_module(f"{package}.blows").Striker, "strike"),
                         (import_module(f"{package}.fight").Blows, "steps"),
-                        (import_module(f"{package}.engagement"), "fight_round")):
+                        (import_module(f"{package}.fight_rounds"), "fight_round")):
         monkeypatch.setattr(owner, name, _no_blows)
     monkeypatch.delenv("EXACTODDS_MAX_STATES", raising=False)
     r = CliRunner().invoke(main, ["40k6", "assault", "--attacker", str(orks), "--defender", str(guard),

@@ -15,7 +15,7 @@ from exactodds.rules.allocation import UnitState
 from exactodds.rules.wh40k6.blows import Striker
 from exactodds.rules.wh40k6.casualties import IndexedKernel
 from exactodds import Dist
-from exactodds.rules.wh40k6.engagement import LOCKED, READY, Engagement, Rounds, decisive, fight_round
+from exactodds.rules.wh40k6.fight_rounds import LOCKED, READY, Engagement, Rounds, decisive, fight_round
 from exactodds.rules.wh40k6.fight import Blows, FightState, Standing
 from exactodds.rules.wh40k6.melee import MeleeWeapon
 from exactodds.rules.wh40k6.units import Unit
@@ -106,18 +106,18 @@ def test_endings_of_another_denominator_take_the_plain_path(monkeypatch: pytest.
     """When no ending's total divides the common ending denominator, the rows are
     refused (none kept) and every engagement's table is merged the plain way:
     the same probabilities, twice in a row (a refused key is not remembered)."""
-    import exactodds.rules.wh40k6.engagement as engagement
+    import exactodds.rules.wh40k6.fight_rounds as fight_rounds
     a = Unit((fighter("a", count=4, i=2, a=2, ld=7),))
     d = Unit((fighter("d", count=3, i=3, ld=7, save=5),))
     e = Engagement(UnitState((1, 1, 1, 1)), UnitState((1, 1, 1)), LOCKED, LOCKED, True)
 
     def answer(rounds: Rounds) -> dict:
-        got = rounds.on_dist(rounds.on_dist(engagement.Dist.constant(e)))
+        got = rounds.on_dist(rounds.on_dist(Dist.constant(e)))
         return {k: got.pmf(k) for k in got.support()}
 
     want = answer(Rounds(a, d))
     with monkeypatch.context() as m:
-        m.setattr(engagement, "ENDING_DENOMINATOR", 1)
+        m.setattr(fight_rounds, "ENDING_DENOMINATOR", 1)
         plain = Rounds(a, d)
         assert plain.mixture([(e, 1)]) is None and plain.mixture([(e, 1)]) is None
         assert answer(plain) == want

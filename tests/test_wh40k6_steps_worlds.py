@@ -7,7 +7,7 @@ from fractions import Fraction as F
 
 from exactodds.rules.allocation import UnitState
 from exactodds.rules.scenario import World
-from exactodds.rules.wh40k6.engagement import FALLS_BACK, LOCKED, READY, Engagement, Rounds
+from exactodds.rules.wh40k6.fight_rounds import FALLS_BACK, LOCKED, READY, Engagement, Rounds
 from exactodds.rules.wh40k6.assault_worlds import Worlds, _numbered_dist, _round_mixture, _Seen
 from exactodds.rules.wh40k6.units import Unit
 from tests.test_wh40k6_fight import fighter

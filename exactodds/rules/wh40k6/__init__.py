@@ -11,7 +11,10 @@ weapons), :mod:`.strike_options` (the ways each model line may strike),
 :mod:`.blows` (one side's blows in a fight round: weapon choice,
 Hammer of Wrath, Concussive), :mod:`.chain_tables` (blows along a chain of
 target states as integer tables), :mod:`.fight` (the fight sub-phase),
-:mod:`.morale` (morale tests), :mod:`.vehicle_assault` (a charged vehicle).
+:mod:`.fight_rounds` (rounds of an engagement: blows, combat result, morale,
+sweeping advance), :mod:`.engagement` (the whole assault: Overwatch, the
+charge, the rounds), :mod:`.morale` (morale tests), :mod:`.vehicle_assault`
+(a charged vehicle).
 """
 
 from .attack import Attacked, hit_attack, shooting_attack, unit_fire

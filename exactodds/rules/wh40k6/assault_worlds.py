@@ -20,7 +20,7 @@ from ...core import Dist, Kernel
 from ...core.limits import charge
 from ..allocation import Numbering
 from ..scenario import World
-from .engagement import LOCKED, Engagement, Rounds, round_kind
+from .fight_rounds import LOCKED, Engagement, Rounds, round_kind
 from .firing import cleared
 
 CHARGING = "charging"
@@ -68,7 +68,7 @@ class Worlds:
     statuses, and keeps the rest: the marks), so such a world is written once
     per distinct (marks, engagement) for all the steps, and once per (marks,
     number of an engagement) for the fight rounds' numbers (one numbering per
-    :class:`~.engagement.Rounds`). What the steps read from a world written
+    :class:`~.fight_rounds.Rounds`). What the steps read from a world written
     here is kept beside it (:class:`_Seen`, found by the world's identity,
     O(1)), so the next step does not build its engagement again. Lives as
     long as the steps (one run)."""
@@ -130,7 +130,7 @@ def on_worlds(kernel: Kernel, worlds: Worlds) -> Callable[[Dist], Dist]:
     each world's engagement through the kernel, each outcome written back
     into that world (:class:`Worlds`: a world of these two units alone is
     written once per distinct outcome for the whole assault). O(sum of the
-    kernel's answers) look-ups. The fight rounds (:class:`~.engagement.Rounds`)
+    kernel's answers) look-ups. The fight rounds (:class:`~.fight_rounds.Rounds`)
     are merged from their weight tables directly (:func:`_merge_tables`)."""
     def step(dist: Dist) -> Dist:
         if isinstance(kernel, Rounds):

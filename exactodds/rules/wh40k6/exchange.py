@@ -27,9 +27,10 @@ steps); this module gathers their public names.
 """
 
 from .engagement import (
-    CHARGE, CHARGE_FAILED, FALLS_BACK, LOCKED, MAX_ROUNDS, OVERWATCH, READY, SWEPT, Engagement, assault,
-    assault_kernels, assault_steps, charge_kernel, check_assault, fight_round, overwatch_kernel, p_caught,
-    sweep_initiative, sweeping_advance,
+    CHARGE, MAX_ROUNDS, OVERWATCH, assault, assault_kernels, assault_steps, charge_kernel, check_assault, overwatch_kernel,
+)
+from .fight_rounds import (
+    CHARGE_FAILED, FALLS_BACK, LOCKED, READY, SWEPT, Engagement, fight_round, p_caught, sweep_initiative, sweeping_advance,
 )
 from .firing import (
     Group, Sides, alive_per_line, attack_kernel, can_shoot, cleared, fire, fire_both, fire_both_pipeline,

@@ -25,7 +25,7 @@ from typing import Any
 
 from ...core import Dist
 from ..scenario import World
-from .engagement import FALLS_BACK
+from .fight_rounds import FALLS_BACK
 from .morale import heavy_losses, p_fails_test
 from .units import Unit
 

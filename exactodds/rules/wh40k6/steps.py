@@ -18,9 +18,8 @@ from ...core import Dist, InputError, Kernel, Pipeline, Step
 from ..allocation import UnitState
 from ..scenario import World
 from .assault_worlds import CHARGING, Worlds, on_worlds
-from .engagement import (
-    FALLS_BACK, LOCKED, SWEPT, Rounds, assault_kernels, check_assault,
-)
+from .engagement import assault_kernels, check_assault
+from .fight_rounds import FALLS_BACK, LOCKED, SWEPT, Rounds
 from .firing import (
     Pinning, Sides, alive_per_line, can_shoot, cleared, fire_both_pipeline, fire_pipeline,
     gets_hot_unit, hot_attack_work, pinning_labels, settled, track_pinning, weapon_groups, weapon_order,

@@ -44,7 +44,8 @@ from ..allocation import UnitState
 from ..scenario import World
 from .blows import CHARGE_BONUS, RAGE_BONUS
 from .strike_options import weapon_blows
-from .engagement import READY, Engagement, charge_kernel, check_assault
+from .engagement import charge_kernel, check_assault
+from .fight_rounds import READY, Engagement
 from .firing import alive_per_line
 from .melee import HAMMER_OF_WRATH_INITIATIVE
 from .tables import VEHICLE_HIT_ON, VEHICLE_MOVED

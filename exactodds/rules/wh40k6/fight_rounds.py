@@ -1,0 +1,575 @@
+"""Fight rounds between two units locked in an assault, Warhammer 40,000 6th
+edition, exact: the :class:`Engagement` (both units' states and how the
+assault stands for each), and a round of it as a kernel and as weight tables
+(:class:`Rounds`): the blows by Initiative (:class:`~.fight.Blows`), the
+combat result, the loser's morale test and the sweeping advance.
+
+A round is memoised per distinct engagement (its row: the states after the
+blows, each keyed by its ending), and the endings (combat result, morale
+test, sweeping advance) once per (unit states, decisive difference of
+unsaved wounds) for all the rounds of one assault (:class:`RoundEndings`).
+A round from a whole distribution of engagements sums the rows on the
+endings and applies each ending once (:meth:`Rounds.mixture`). The rules
+these follow are quoted beside :mod:`.fight`'s steps.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from itertools import chain
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+from ...core import Dist
+from ...core.limits import charge
+from ...core.tables import mix
+from ...dice import d6
+from ..allocation import Numbering, UnitState
+from .fight import DEFENDER, NOBODY, Blows, FightState, Standing, combat_result, standing_of, who_falls_back
+from .firing import cleared
+from .units import Unit
+
+LOCKED, CHARGE_FAILED, FALLS_BACK, SWEPT, READY = "locked", "charge failed", "falling back", "swept", ""
+"""How an assault stands for a unit (the empty text: nothing)."""
+
+ATSKNF = "and-they-shall-know-no-fear"
+
+
+class Engagement(NamedTuple):
+    """Two units in an assault: the charger's and the charged unit's states
+    (wounds left per model; the unsaved wounds each suffered in the current
+    fight round) and how the assault stands for each (:data:`LOCKED`,
+    :data:`CHARGE_FAILED`, :data:`FALLS_BACK`, :data:`SWEPT` or :data:`READY`)."""
+
+    attacker: UnitState
+    defender: UnitState
+    attacker_status: str = READY
+    defender_status: str = READY
+    just_charged: bool = False
+
+    def locked(self) -> bool:
+        """Both units in play and locked in combat."""
+        return (self.attacker_status == LOCKED and self.defender_status == LOCKED
+                and any(self.attacker.wounds) and any(self.defender.wounds))
+
+
+def sweep_initiative(unit: Unit, state: UnitState) -> int:
+    """The Initiative a unit rolls with in a sweeping advance: the lowest among
+    its models in play (the rules do not say for a mixed unit; a unit moves at
+    the pace of its slowest model, as in the charge). 0 when none is left. O(models)."""
+    models = unit.expanded()
+    return min((models[i].melee.initiative for i in state.alive()  # type: ignore[union-attr]
+                if models[i].melee is not None), default=0)
+
+
+@lru_cache(maxsize=None)
+def p_caught(winner_initiative: int, loser_initiative: int) -> Fraction:
+    """P(D6 + the winner's Initiative >= D6 + the loser's): the loser is caught. O(36)."""
+    return (d6.combine(d6, lambda a, b: a + winner_initiative >= b + loser_initiative)).pmf(True)
+
+
+def _wiped(state: UnitState) -> UnitState:
+    """``state`` with every model removed and its unsaved-wound counter at 0."""
+    return UnitState(tuple(0 for _ in state.wounds), 0, state.marked)
+
+
+def sweeping_advance(who: str, winner_initiative: int, loser_initiative: int, fights_on: bool = False) -> Dist:
+    """The loser ``who`` falls back; the winner's sweeping advance may catch it:
+    Dist over the pair of statuses (attacker's, defender's) after the round,
+    both :data:`LOCKED` when nobody falls back (the combat goes on).
+    ``fights_on``: the loser has And They Shall Know No Fear, so caught it is
+    not destroyed and stays locked in combat. O(1)."""
+    if who == NOBODY:
+        return Dist.constant((LOCKED, LOCKED))
+    caught = p_caught(winner_initiative, loser_initiative)
+    if fights_on:
+        loser = (READY, FALLS_BACK) if who == DEFENDER else (FALLS_BACK, READY)
+        return Dist.bernoulli(caught, success=(LOCKED, LOCKED), failure=loser)
+    if who == DEFENDER:
+        return Dist.bernoulli(caught, success=(READY, SWEPT), failure=(READY, FALLS_BACK))
+    return Dist.bernoulli(caught, success=(SWEPT, READY), failure=(FALLS_BACK, READY))
+
+
+class _Side(NamedTuple):
+    """One unit after the blows of a round, as the rest of the round needs it."""
+
+    state: UnitState
+    """Its state, the unsaved-wound counter at 0."""
+    swept: UnitState
+    """Its state when caught by a sweeping advance: every model removed."""
+    standing: Standing
+    """Models in play, highest Leadership, morale rule (the combat result)."""
+    initiative: int
+    """The Initiative it rolls with in a sweeping advance."""
+    fearless_of_sweeps: bool = False
+    """A model in play has And They Shall Know No Fear: a sweeping advance does not destroy it."""
+    kind: int = 0
+    """The number of what the combat result, the morale test and the sweeping
+    advance read of it beside the unsaved wounds (models in play or none, highest
+    Leadership, morale rule, Initiative, And They Shall Know No Fear): sides of
+    one kind end a round alike."""
+    number: int = 0
+    """The number of its state among both units' states (the keys of a round's endings)."""
+
+
+def decisive(difference: int, attacker: Standing, defender: Standing) -> int:
+    """The difference of unsaved wounds (the attacker's inflicted minus the
+    defender's) as far as the combat result tells it apart
+    (:func:`~.fight.who_falls_back`): 0 when nobody tests; its sign alone when
+    the loser is Fearless or Stubborn; else at most Leadership - 2 either way
+    (a test on 2 or less passes only on a double 1). O(1)."""
+    if not (difference and attacker.survivors and defender.survivors):
+        return 0
+    loser = defender if difference > 0 else attacker
+    sign = 1 if difference > 0 else -1
+    if loser.morale:
+        return sign
+    return sign * min(abs(difference), max(1, loser.leadership - 2))
+
+
+class RoundEndings:
+    """What the fight rounds of one assault (the round of the charge and the
+    later ones, same two units) share in :func:`fight_round`: the end of a round
+    (the combat result, the loser's morale test, the sweeping advance) reads
+    the units' states after the blows and the difference of unsaved wounds,
+    never which round it is. So both keep one object per distinct unit state
+    (equal engagements are then told equal by identity), one record per unit
+    state (:class:`_Side`), and one numbered ending per (states, decisive
+    difference): a later round meets most of the charge's endings again.
+    Lives as long as the assault's steps (one run)."""
+
+    __slots__ = ("states", "kinds", "state_ids", "a_sides", "d_sides", "falls", "ends", "numbered", "scaled",
+                 "end_lists", "end_weights", "outcomes", "ends_at", "statuses_ids", "pair_ends")
+
+    def __init__(self) -> None:
+        self.states: dict[UnitState, UnitState] = {}
+        self.kinds: Numbering[tuple] = Numbering()
+        self.state_ids: Numbering[UnitState] = Numbering()
+        self.a_sides: dict[UnitState, _Side] = {}
+        self.d_sides: dict[UnitState, _Side] = {}
+        self.falls: dict[tuple, Dist] = {}
+        self.ends: dict[tuple, Table] = {}
+        self.numbered: dict[tuple, int] = {}
+        self.scaled: dict[int, int] = {}
+        # the endings, by index: the numbers of the engagements after the round, in
+        # order, and their weights over ENDING_DENOMINATOR in the same order
+        self.end_lists: list[tuple[int, ...]] = []
+        self.end_weights: list[tuple[int, ...]] = []
+        self.outcomes: dict[tuple[int, int, int], tuple[int, int, tuple[tuple[str, str], ...],
+                                                        tuple[int, ...]] | None] = {}
+        self.ends_at: dict[int, int] = {}
+        self.statuses_ids: Numbering[tuple[tuple[str, str], ...]] = Numbering()
+        self.pair_ends: dict[int, tuple[int, ...]] = {}
+
+
+def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False,
+                numbering: Numbering | None = None, shared: RoundEndings | None = None) -> RoundKernel:
+    """One round of combat between locked units, as a kernel on
+    :class:`Engagement`: the Initiative steps (as in
+    :func:`~.fight.fight_pipeline`; ``charged``: the attacker charged this
+    turn, +1 Attack), then the combat result, the loser's morale test and the
+    sweeping advance. A unit destroyed ends the combat.
+
+    Engagements not locked pass through unchanged. Memoised per engagement
+    (its row: the states after the blows, each keyed by its ending); cost
+    (distinct engagements) x (one fight's Initiative steps), then per state
+    after the blows O(1); each ending (combat result, morale test, sweeping
+    advance) once per (unit states, decisive difference), O(models). A round
+    from a whole distribution of engagements (:meth:`RoundKernel.mixture`)
+    sums the rows on the endings and applies each ending once. ``numbering``:
+    the numbers its tables give the engagements (shared by the rounds of one
+    assault); ``shared``: the endings and unit states it shares with the other
+    rounds of the same two units (:class:`RoundEndings`)."""
+    numbers: Numbering[Engagement] = Numbering() if numbering is None else numbering
+    shared = RoundEndings() if shared is None else shared
+    canonical = shared.states
+    blows = Blows(attacker, defender, charged, difficult_terrain)
+    a_models, d_models = attacker.expanded(), defender.expanded()
+
+    kinds, state_ids = shared.kinds, shared.state_ids
+
+    def sides(unit: Unit, models: list, memo: dict[UnitState, _Side]) -> Callable[[UnitState], _Side]:
+        def side(state: UnitState) -> _Side:
+            got = memo.get(state)
+            if got is None:
+                # states differing only in their unsaved counters share one record, so equal
+                # states after the round are one object (the merges compare them by identity)
+                clear = cleared(state)
+                clear = canonical.setdefault(clear, clear)
+                got = memo.get(clear)
+                if got is None:
+                    standing = standing_of(models, clear)
+                    initiative = sweep_initiative(unit, clear)
+                    fearless = any(ATSKNF in models[i].rules for i in clear.alive())
+                    kind = kinds.number((standing.survivors > 0, standing.leadership, standing.morale,
+                                         initiative, fearless))
+                    got = memo[clear] = _Side(clear, _wiped(clear), standing, initiative, fearless, kind,
+                                              state_ids.number(clear))
+                memo[state] = got
+            return got
+
+        return side
+
+    a_side, d_side = sides(attacker, a_models, shared.a_sides), sides(defender, d_models, shared.d_sides)
+    endings = shared.falls
+
+    def ending(falls: Dist, a: _Side, d: _Side) -> Dist:
+        """The statuses after the loser's morale test (``falls``) and the sweeping advance."""
+        key = (falls, a.initiative, d.initiative, a.fearless_of_sweeps, d.fearless_of_sweeps)
+        got = endings.get(key)
+        if got is None:
+            got = endings[key] = falls.then(lambda who: sweeping_advance(
+                who, *((a.initiative, d.initiative, d.fearless_of_sweeps) if who == DEFENDER
+                       else (d.initiative, a.initiative, a.fearless_of_sweeps))))
+        return got
+
+    def end_of_round(a: _Side, d: _Side, statuses: tuple[str, str]) -> Engagement:
+        """The engagement after the round; a unit destroyed ends the combat."""
+        sa, sd = statuses
+        att, dfd = a.swept if sa == SWEPT else a.state, d.swept if sd == SWEPT else d.state
+        if sa == LOCKED and not (any(att.wounds) and any(dfd.wounds)):
+            return Engagement(att, dfd, READY, READY, False)
+        return Engagement(att, dfd, sa, sd, False)
+
+    ends, numbered = shared.ends, shared.numbered
+
+    def end_number(a: _Side, d: _Side, statuses: tuple[str, str]) -> int:
+        """The number of the engagement after the round (:func:`end_of_round`). O(1) when known."""
+        key = (a.number, d.number, statuses)
+        got = numbered.get(key)
+        if got is None:
+            got = numbered[key] = numbers.number(end_of_round(a, d, statuses))
+        return got
+
+    def settled(att: UnitState, dfd: UnitState) -> Table:
+        """The combat result, the loser's morale test and the sweeping advance
+        after the blows left ``att`` and ``dfd``: (number of the engagement after
+        the round, integer weight) pairs and their total. The combat result
+        reads the unsaved wounds only through their difference, and that only
+        up to :func:`decisive`, so this is memoised per (states without their
+        counters, decisive difference): states reached from different
+        engagements share it. O(1) when known."""
+        a, d = a_side(att), d_side(dfd)
+        key = (a.state, d.state, decisive(dfd.unsaved - att.unsaved, a.standing, d.standing))
+        got = ends.get(key)
+        if got is None:
+            falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
+            got = ends[key] = (tuple((end_number(a, d, st), v) for st, v in falls.weights().items()),
+                               falls.denominator)
+        return got
+
+    # beyond the highest Leadership - 2 either way no difference of unsaved wounds is
+    # told apart (decisive), so the look-ups below clamp it there first
+    cap = max(1, max(m.melee.leadership for m in (*a_models, *d_models)) - 2)  # type: ignore[union-attr]
+    span = 2 * cap + 1
+    scaled, end_lists, end_weights = shared.scaled, shared.end_lists, shared.end_weights
+    outcomes, ends_at, statuses_ids, pair_ends = shared.outcomes, shared.ends_at, shared.statuses_ids, shared.pair_ends
+
+    def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, key: int, base: int, d_id: int) -> int:
+        """The index in ``end_lists`` of :func:`settled`'s pairs over
+        :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it, not
+        memoised) after the blows left ``att`` and ``dfd`` (their sides ``a``
+        and ``d``), memoised on ``key`` (:func:`settled`'s, as one integer:
+        ``base``, the attacker's state number shifted, or'ed with the
+        defender's ``d_id`` times ``span`` plus the clamped difference of
+        unsaved wounds) and on the same integer with the :func:`decisive`
+        difference. The decisive
+        difference and the statuses after the test and the sweep are kept per
+        (both sides' :attr:`_Side.kind`, difference of unsaved wounds), the
+        engagements after the round per (pair of states, those statuses). O(1)
+        when known."""
+        how = (a.kind, d.kind, dfd.unsaved - att.unsaved)
+        known = outcomes.get(how)
+        if known is None:
+            if how in outcomes:
+                return -1
+            # the test reads the unsaved wounds only up to their decisive difference
+            falls = ending(who_falls_back(combat_result(a.standing, d.standing, FightState(att, dfd))), a, d)
+            f, rest = divmod(ENDING_DENOMINATOR, falls.denominator)
+            weights = falls.weights()
+            known = outcomes[how] = None if rest else (
+                decisive(how[2], a.standing, d.standing), statuses_ids.number(tuple(weights)), tuple(weights),
+                tuple(v * f for v in weights.values()))
+            if known is None:
+                return -1
+        dec, sid, statuses, scaled_weights = known
+        at = base | (d_id * span + dec + cap)
+        got = ends_at.get(at)
+        if got is None:
+            at_pair = sid << 64 | base | d_id
+            ends_list = pair_ends.get(at_pair)
+            if ends_list is None:
+                ends_list = pair_ends[at_pair] = tuple(end_number(a, d, st) for st in statuses)
+            got = ends_at[at] = len(end_lists)
+            end_lists.append(ends_list)
+            end_weights.append(scaled_weights)
+        scaled[key] = got
+        return got
+
+    a_sided: dict[int, tuple] = {}
+    d_sided: dict[int, tuple] = {}
+
+    def a_sided_of(on: tuple) -> tuple:
+        """The attacker's blows (:data:`~.fight.Part`) as (state, its side, the
+        number of its state without the counter shifted to a key's high bits,
+        unsaved wounds, weight), once per table (tables are kept by the strikers)."""
+        got = a_sided.get(id(on))
+        if got is None or got[0] is not on:
+            got = a_sided[id(on)] = (on, tuple((st, a, a.number << 40, st.unsaved, v)
+                                                for st, v in on for a in (a_side(st),)))
+        return got[1]
+
+    def d_sided_of(on: tuple) -> tuple:
+        """The defender's blows as ((state, its side, the number of its state
+        without the counter, that number's part of a key, unsaved wounds), ...)
+        and their weights in the same order, once per table."""
+        got = d_sided.get(id(on))
+        if got is None or got[0] is not on:
+            got = d_sided[id(on)] = (on, tuple((st, d, d.number, d.number * span + cap, st.unsaved)
+                                                for st, _ in on for d in (d_side(st),)), tuple(v for _, v in on))
+        return got[1], got[2]
+
+    rows: dict[Engagement, Row | None] = {}
+
+    def row_of(e: Engagement) -> Row | None:
+        """The round from a locked engagement up to the endings, as the last
+        Initiative step's parts: per state before that step and each attacker's
+        state after it, (its weight, the indices in ``end_lists`` of the endings
+        its defender's states after the step reach, those states' weights (kept
+        per table)); the row's total, its number of entries, and the numbers of
+        the engagements after the round in its table's order. The weight of an
+        entry is its part's times its own (an index may come again: its weights
+        add up). None with Concussive weapons or an ending of another
+        denominator. O(states after the blows) look-ups of one integer key each
+        (the key packs both states' numbers and the clamped difference of
+        unsaved wounds), no product: a round multiplies out the parts it sums
+        (:func:`mixture`). Memoised per engagement."""
+        if e in rows:
+            return rows[e]
+        rows[e] = None
+        if blows.a.concussive or blows.d.concussive:
+            return None
+        parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
+        row: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        entries = 0
+        get = scaled.get
+        for w, den, on_a, on_d in parts:
+            scale = w * (lcm // den)
+            ds, vds = d_sided_of(on_d)
+            for att, a, base, ua, va in a_sided_of(on_a):
+                keys = [base | (dk + (ud - ua if -cap <= ud - ua <= cap else cap if ud > ua else -cap))
+                        for _, _, _, dk, ud in ds]
+                found = list(map(get, keys))
+                if None in found:
+                    for k in range(found.index(None), len(found)):
+                        if found[k] is None:
+                            dfd, d, d_id, _, _ = ds[k]
+                            i = found[k] = settled_over(att, dfd, a, d, keys[k], base, d_id)
+                            if i < 0:  # not kept in ``scaled``: met again, it is found again
+                                return None
+                row.append((scale * va, tuple(found), vds))  # type: ignore[arg-type]
+                entries += len(found)
+        ends = chain.from_iterable(idx for _, idx, _ in row)
+        order = tuple(dict.fromkeys(chain.from_iterable(map(end_lists.__getitem__, ends))))
+        got = rows[e] = (tuple(row), total * lcm, entries, order)
+        return got
+
+    def fused(e: Engagement) -> Table | None:
+        """The round from a locked engagement as a weight table from its
+        :func:`row_of` (the same pairs, in the same order, as :func:`merged`;
+        not reduced). O(its row x endings)."""
+        got = row_of(e)
+        if got is None:
+            return None
+        out: dict[int, int] = {}
+        put = out.get
+        for sa, idx, vds in got[0]:
+            for i, vd in zip(idx, vds, strict=True):
+                x = sa * vd
+                for end, v in zip(end_lists[i], end_weights[i]):
+                    out[end] = put(end, 0) + x * v
+        return tuple(out.items()), got[1] * ENDING_DENOMINATOR
+
+    def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
+        """The round from each of ``items`` (locked engagements, integer weights
+        over a total the caller keeps) at once: states after the blows merged
+        on their ending (states, decisive difference of unsaved wounds) across
+        the engagements before the endings are applied. Returns (number of the
+        engagement after the round -> weight, over the caller's total x the
+        returned factor) and, per item, the numbers its :func:`table` lists, in
+        that order; None with Concussive weapons or an ending of another
+        denominator. O(each engagement's row) multiply-adds (:func:`row_of`,
+        memoised, so a later round from known engagements costs only these,
+        on a list indexed by ending; one more per part of a row), then
+        O(distinct endings x their outcomes): the endings are applied once per
+        round, not once per engagement."""
+        got = [row_of(e) for e, _ in items]
+        if None in got:
+            return None
+        totals = {row[1] for row in got}  # type: ignore[index]
+        common = math.lcm(*totals)
+        scales = {total: common // total for total in totals}
+        acc = [0] * len(end_lists)
+        for (_, weight), (row, total, entries, _) in zip(items, got, strict=True):  # type: ignore[misc]
+            f = weight * scales[total]
+            charge(entries, f.bit_length())
+            for sa, idx, vds in row:
+                g = f * sa
+                for i, x in zip(idx, vds):
+                    acc[i] += g * x
+        out = [0] * len(numbers.values)
+        for i, x in enumerate(acc):
+            if x:
+                for end, v in zip(end_lists[i], end_weights[i]):
+                    out[end] += x * v
+        return ({end: x for end, x in enumerate(out) if x}, common * ENDING_DENOMINATOR,
+                [row[3] for row in got])  # type: ignore[index]
+
+    def merged(e: Engagement) -> Table:
+        """The round from a locked engagement as a weight table: the blows
+        (:meth:`~.fight.Blows.round_weights`), then per state after them its
+        ending (:func:`settled`), merged on the engagements' numbers:
+        O(states after the blows x endings) integer multiply-adds."""
+        states, blows_total = blows.round_weights(FightState(cleared(e.attacker), cleared(e.defender)))
+        out, lcm = mix([(w, settled(att, dfd)) for (att, dfd), w in states.items()])
+        g = math.gcd(*out.values())
+        return tuple((end, v // g) for end, v in out.items()), blows_total * lcm // g  # the weights' sum
+
+    def table(e: Engagement) -> Table:
+        """The round's weight table (not always reduced: a Dist built from it, or
+        the worlds merged from it, are the same either way)."""
+        return fused(e) or merged(e)
+
+    return RoundKernel(table, numbers, mixture)
+
+
+ENDING_DENOMINATOR = 36 * 36
+"""A common multiple of the endings' totals: a morale test in 36ths, then a
+sweeping advance in 36ths."""
+
+Row = tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], int, int, tuple[int, ...]]
+"""A round from one engagement up to the endings (see ``row_of`` in :func:`fight_round`)."""
+
+Mixture = tuple[dict[int, int], int, list[tuple[int, ...]]]
+"""A round from many engagements at once (:meth:`RoundKernel.mixture`)."""
+
+Table = tuple[tuple[tuple[int, int], ...], int]
+"""A kernel's answer as a plain table: ((number of an engagement, integer
+weight), ...) and their total (the numbers from a
+:class:`~exactodds.rules.allocation.Numbering`)."""
+
+
+class RoundKernel:
+    """A fight round as a kernel on :class:`Engagement` (calling it gives a
+    :class:`Dist`) and as a weight table (:meth:`table`, what a step on
+    worlds merges without building a Dist per engagement). Engagements not
+    locked pass through; locked ones are memoised, O(1) when known."""
+
+    def __init__(self, locked_table: Callable[[Engagement], Table], numbering: Numbering,
+                 locked_mixture: Callable[[Sequence[tuple[Engagement, int]]], Mixture | None] | None = None) -> None:
+        self._locked_table = locked_table
+        self._locked_mixture = locked_mixture
+        self.numbering = numbering
+        self._tables: dict[Engagement, Table] = {}
+
+    def mixture(self, items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
+        """The round from each of ``items`` (locked engagements, integer weights)
+        at once: (number -> weight over the items' total x the factor), the
+        factor, and per item its table's numbers in order; None when it is only
+        computed engagement by engagement (:meth:`table`)."""
+        return self._locked_mixture(items) if self._locked_mixture else None
+
+    def table(self, e: Engagement) -> Table:
+        """((number of the engagement after the round, weight), ...) and their total."""
+        if not e.locked():
+            return ((self.numbering.number(e), 1),), 1
+        got = self._tables.get(e)
+        if got is None:
+            got = self._tables[e] = self._locked_table(e)
+        return got
+
+    def __call__(self, e: Engagement) -> Dist:
+        if not e.locked():
+            return Dist.constant(e)
+        ends = self.numbering.values
+        return Dist.from_weights({ends[i]: v for i, v in self.table(e)[0]})
+
+
+class Rounds:
+    """The fight rounds of an assault between ``attacker`` and ``defender``: the
+    round of the charge (for an engagement whose charge was just made, through
+    ``difficult_terrain`` or not) or a further round, as a kernel and as a
+    weight table, both numbering engagements alike (:attr:`numbering`)."""
+
+    def __init__(self, attacker: Unit, defender: Unit, difficult_terrain: bool = False) -> None:
+        self.numbering: Numbering[Engagement] = Numbering()
+        shared = RoundEndings()
+        self.charging = fight_round(attacker, defender, True, difficult_terrain, self.numbering, shared)
+        self.continuing = fight_round(attacker, defender, False, numbering=self.numbering, shared=shared)
+
+    def table(self, e: Engagement) -> Table:
+        """The round's weight table (:meth:`RoundKernel.table`)."""
+        return (self.charging if e.just_charged else self.continuing).table(e)
+
+    def __call__(self, e: Engagement) -> Dist:
+        return (self.charging if e.just_charged else self.continuing)(e)
+
+    def on_dist(self, dist: Dist) -> Dist:
+        """``dist.then(self)`` from :meth:`mixture` (the same outcomes, in the same order)."""
+        pairs = self.mixture(list(dist.weights().items()))
+        if pairs is None:
+            return dist.then(self)
+        ends = self.numbering.values
+        return Dist.from_weights({ends[i]: v for i, v in pairs})
+
+    def mixture(self, items: Sequence[tuple[Engagement, int]], kinds: Sequence[int] | None = None,
+                passing: Callable[[int], int] | None = None) -> list[tuple[int, int]] | None:
+        """The round from each of ``items`` (engagements, integer weights) at once,
+        as (number of the engagement after the round, weight) pairs in the order
+        the items' tables list them (first appearance), over the items' total
+        times an unreduced factor; None when only tables serve
+        (:meth:`RoundKernel.mixture`). ``kinds``: each item's :func:`round_kind`
+        (found here when not given); ``passing``: the number of item k's
+        engagement when it passes through (not locked; numbered here when not
+        given). The locked engagements of each round (of the charge, a further
+        one) go through that round's :meth:`RoundKernel.mixture`, then those
+        passing through are numbered, in the items' order. O(items) plus the
+        rounds' mixtures."""
+        if kinds is None:
+            kinds = [round_kind(e) for e, _ in items]
+        by_kind: tuple[list[int], ...] = ([], [], [], [])
+        for k, kind in enumerate(kinds):
+            by_kind[kind].append(k)
+        orders: list[tuple[int, ...]] = [()] * len(items)
+        groups = []
+        for kernel, locked, through in ((self.charging, by_kind[0], by_kind[1]),
+                                        (self.continuing, by_kind[2], by_kind[3])):
+            got = kernel.mixture([items[k] for k in locked]) if locked else ({}, 1, [])
+            if got is None:
+                return None
+            out, f, locked_orders = got
+            for k, order in zip(locked, locked_orders, strict=True):
+                orders[k] = order
+            for k in through:
+                orders[k] = (passing(k) if passing else self.numbering.number(items[k][0]),)
+            groups.append((out, f, through))
+        factor = math.lcm(*(f for _, f, _ in groups))
+        total: dict[int, int] = {}
+        put = total.get
+        for out, f, through in groups:
+            scale = factor // f
+            for i, x in out.items():
+                total[i] = put(i, 0) + x * scale
+            for k in through:
+                i = orders[k][0]
+                total[i] = put(i, 0) + items[k][1] * factor
+        return [(i, total[i]) for i in dict.fromkeys(chain.from_iterable(orders))]
+
+
+def round_kind(e: Engagement) -> int:
+    """Which round an engagement fights, and how: 0 locked in the round of its
+    charge, 1 passing through that round (not locked), 2 and 3 the same in a
+    further round. O(models)."""
+    return (0 if e.just_charged else 2) + (not e.locked())
