@@ -29,7 +29,7 @@ from typing import Any
 from ...core import Dist
 from ...core.tables import mix
 from ...dice import pool_counts, successes
-from ..allocation import Numbering, UnitState, wound_kernel
+from ..allocation import Numbering, UnitState, alive_per_line, wound_kernel
 from ..common import wound_target
 from .chain_tables import CappedWounds, Table, mixed, on_chain
 from .casualties import IndexedKernel, alloc_models, instant_death_damage, majority_toughness, majority_ws, recipient
@@ -91,15 +91,19 @@ class Striker:
         self._runs: dict[tuple, tuple] = {}
         self._hits: dict[tuple[int, int], Fraction] = {}
         self._interned: dict[Fraction, Fraction] = {}
-        self._counts: dict[tuple[int, int, int], Dist] = {}
+        self._counts: dict[tuple[int, int, int], tuple[Dist, bool]] = {}
         self._chances: dict[tuple, tuple] = {}
         self._capped = CappedWounds()
         self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
         self._groups: dict[tuple[int, UnitState], tuple | None] = {}
+        self._alike_of: dict[tuple[int, int], tuple | None] = {}
         self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self._stats_of: dict[UnitState, tuple[int, int]] = {}
+        self._line_stats: dict[tuple[int, ...], tuple[int, int]] = {}
+        self._target_line = target.line_of()
+        self._run_whos: dict[tuple, tuple[list[tuple], tuple]] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
 
     def initiatives(self, choice: Choice, slowed: bool) -> set[int]:
@@ -143,7 +147,7 @@ class Striker:
         alive = foe.alive()
         if len(opts) == 1 or not alive:
             return 0
-        target_ws, toughness = majority_ws(self.target, foe), majority_toughness(self.target, foe)
+        target_ws, toughness = self._stats(foe)
         p_hit = self._p_hit(j, target_ws)
         first = alive[0]
         best, best_value = 0, Fraction(-1)
@@ -174,12 +178,14 @@ class Striker:
             got = self._hits[j, target_ws] = self._interned.setdefault(p, p)  # equal chances: one object
         return got
 
-    def _attack_counts(self, j: int, n: int, extra: int) -> Dist:
-        """The Attacks of ``n`` models of line ``j`` with ``extra`` from their weapons. Memoised."""
+    def _attack_counts(self, j: int, n: int, extra: int) -> tuple[Dist, bool]:
+        """The Attacks of ``n`` models of line ``j`` with ``extra`` from their
+        weapons, and whether they may make any. Memoised: O(1) when known."""
         key = (j, n, extra)
         got = self._counts.get(key)
         if got is None:
-            got = self._counts[key] = self.attacks[j].attack_counts(n, self.bonus[j] + extra)
+            attacks = self.attacks[j].attack_counts(n, self.bonus[j] + extra)
+            got = self._counts[key] = (attacks, max(attacks.support()) > 0)
         return got
 
     def _strikers(self, initiative: int, own: UnitState, choice: Choice, slow: frozenset[int]) -> tuple:
@@ -266,8 +272,8 @@ class Striker:
         multiply-adds per step the first time."""
         if len(steps) == 1:
             return self.strike_table(steps[0], own, foe, choice, slow)
-        whos = [self._strikers(i, own, choice, slow) for i in steps]  # the same at every state of the run
-        key = (steps, tuple(who[4] for who in whos), foe)
+        whos, ids = self._whos(steps, own, choice, slow)
+        key = (steps, ids, foe)
         got = self._runs.get(key)
         if got is None:
             got = self._run_on_chain(whos, choice, foe) if any(foe.wounds) else None
@@ -280,6 +286,18 @@ class Striker:
                     total *= lcm
                 got = (tuple(states.items()), total)
             self._runs[key] = got
+        return got
+
+    def _whos(self, steps: tuple[int, ...], own: UnitState, choice: Choice,
+              slow: frozenset[int]) -> tuple[list[tuple], tuple[int, ...]]:
+        """Who strikes at each of ``steps`` (:meth:`_strikers`; the same at every
+        state of a run) and their numbers. Memoised per (steps, state, choice,
+        concussed): O(1) when known, O(steps) lookups when new."""
+        key = (steps, own, choice, slow)
+        got = self._run_whos.get(key)
+        if got is None:
+            whos = [self._strikers(i, own, choice, slow) for i in steps]
+            got = self._run_whos[key] = (whos, tuple(who[4] for who in whos))
         return got
 
     def _chain_table(self, who: tuple, foe: UnitState) -> Table | None:
@@ -315,28 +333,51 @@ class Striker:
         key = (who[4], foe)
         got = self._groups.get(key, _UNKNOWN)
         if got is _UNKNOWN:
-            got = self._groups[key] = self._grouped(who[0], who[1], foe)
+            got = self._groups[key] = self._grouped(who, foe)
         return got
 
-    def _grouped(self, counts: tuple[int, ...], choice: tuple[int, ...], foe: UnitState) -> tuple | None:
-        """:meth:`_one_group` from the models striking per line and the option of each. O(lines)."""
+    def _grouped(self, who: tuple, foe: UnitState) -> tuple | None:
+        """:meth:`_one_group` when new: the lines' group at the target's WS (:meth:`_alike`), several lines
+        summed only on a birth chain of ``foe``. O(1) when the group is known."""
         target_ws, toughness = self._stats(foe)
-        group: list = []  # the lines' attacks summed, P(hit), blow
+        alike = self._alike(who, target_ws)
+        if not alike:
+            return alike
+        attacks, p_hit, b, lines = alike
+        if lines > 1 and not self._on_birth_chain(foe, b, toughness, p_hit):
+            return None
+        return attacks, p_hit, b, toughness
+
+    def _alike(self, who: tuple, target_ws: int) -> tuple | None:
+        """The lines striking (``who``, :meth:`_strikers`) against a target of
+        ``target_ws`` as one group: (their attacks summed, P(hit), blow, how many
+        lines with an attack); () when none has an attack; None when they hit
+        or strike differently. Memoised per (strikers, WS): what :meth:`_grouped`
+        reads of them; O(lines) when new."""
+        key = (who[4], target_ws)
+        got = self._alike_of.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            got = self._alike_of[key] = self._lines_group(who[0], who[1], target_ws)
+        return got  # type: ignore[no-any-return]
+
+    def _lines_group(self, counts: tuple[int, ...], choice: tuple[int, ...], target_ws: int) -> tuple | None:
+        """:meth:`_alike` when new. O(lines)."""
+        group: tuple = ()  # the lines' attacks summed, P(hit), blow, lines
         for j, n in enumerate(counts):
             if not n:
                 continue
             b = self.options[j][choice[j]]
-            attacks = self._attack_counts(j, n, b.extra_attacks)
-            if not max(attacks.weights()):  # no Attacks at all
+            attacks, any_attack = self._attack_counts(j, n, b.extra_attacks)
+            if not any_attack:
                 continue
             p_hit = self._p_hit(j, target_ws)
             if not group:
-                group = [attacks, p_hit, b]
-            elif group[1] is p_hit and group[2] == b and self._on_birth_chain(foe, b, toughness, p_hit):
-                group[0] = self._summed(group[0], attacks)
+                group = (attacks, p_hit, b, 1)
+            elif group[1] is p_hit and group[2] == b:
+                group = (self._summed(group[0], attacks), p_hit, b, group[3] + 1)
             else:
                 return None
-        return (*group, toughness) if group else ()
+        return group
 
     def _run_on_chain(self, whos: list[tuple], choice: Choice,
                       foe: UnitState) -> Table | None:
@@ -450,8 +491,8 @@ class Striker:
             if not n:
                 continue
             b = self.options[j][choice[j]]
-            attacks = self._attack_counts(j, n, b.extra_attacks)
-            if not max(attacks.support()):
+            attacks, any_attack = self._attack_counts(j, n, b.extra_attacks)
+            if not any_attack:
                 continue
             p_hit = self._p_hit(j, target_ws)
             if pending and pending[1] is p_hit and pending[2] == b and self._thins(result, b, toughness, p_hit):
@@ -463,13 +504,18 @@ class Striker:
         return self._wounds(result, pending[0], pending[1], pending[2], toughness) if pending else result
 
     def _stats(self, foe: UnitState) -> tuple[int, int]:
-        """The target's majority WS and Toughness among its models in play. Memoised per state and per Wounds left."""
+        """The target's majority WS and Toughness among its models in play. Memoised per
+        state, per Wounds left (O(models) when new) and per models in play per line
+        (what they read: O(models) majorities once per count)."""
         got = self._stats_of.get(foe)  # states keep their hash: O(1)
         if got is None:
             got = self._target_stats.get(foe.wounds)
             if got is None:
-                got = self._target_stats[foe.wounds] = (majority_ws(self.target, foe),
-                                                        majority_toughness(self.target, foe))
+                alive = alive_per_line(self._target_line, len(self.target.models), foe.wounds)
+                got = self._line_stats.get(alive)
+                if got is None:
+                    got = self._line_stats[alive] = (majority_ws(self.target, foe), majority_toughness(self.target, foe))
+                self._target_stats[foe.wounds] = got
             self._stats_of[foe] = got
         return got
 

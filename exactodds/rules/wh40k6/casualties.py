@@ -17,12 +17,11 @@ each model's save against the attack, and Instant Death.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from fractions import Fraction
 
 from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
-from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, closest_in_play, wound_kernel
+from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, cleared, closest_in_play, wound_kernel
 from ...core.checks import whole_number
 from ..common import best_save, majority
 from .units import Melee, Model, Unit, require_type
@@ -313,14 +312,14 @@ class IndexedKernel:
         counter of c is that chain with every counter raised by c. O(m) kernel
         calls (memoised) once per state without its counter, not once per
         (state, counter); O(m) states built per (chain, counter)."""
-        chain = self._free_chain(replace(start, unsaved=0) if start.unsaved else start)
+        chain = self._free_chain(cleared(start))
         if chain is None or not start.unsaved:
             return chain
         key = (id(chain[0]), start.unsaved)
         got = self._shifted.get(key)
         if got is None or got[0] is not chain[0]:
             u = start.unsaved
-            got = self._shifted[key] = (chain[0], tuple(replace(s, unsaved=s.unsaved + u) for s in chain[0]))
+            got = self._shifted[key] = (chain[0], tuple([UnitState(s.wounds, s.unsaved + u, s.marked) for s in chain[0]]))
         return got[1], chain[1]
 
     def _free_chain(self, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
@@ -338,11 +337,11 @@ class IndexedKernel:
                 self._births[state] = None
                 break
             walked.append((state, Fraction(after[nxt[0]], d.denominator)))
-            state = replace(nxt[0], unsaved=0)
+            state = cleared(nxt[0])
         for s, p in reversed(walked):
             rest = self._births[state]
             ok = rest is not None and rest[1] in (None, p)
-            self._births[s] = ((s, *(replace(r, unsaved=r.unsaved + 1) for r in rest[0])), p) if ok else None  # type: ignore[index]
+            self._births[s] = ((s, *[UnitState(r.wounds, r.unsaved + 1, r.marked) for r in rest[0]]), p) if ok else None  # type: ignore[index]
             state = s
         got = self._births[start]
         return None if got is None else (got[0], got[1] or Fraction(0))
