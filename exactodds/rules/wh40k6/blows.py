@@ -444,7 +444,7 @@ class Striker:
             return None
         q, after = saved
         pairs, total = self._capped(self._thinned_by(attacks, p, self._one(q, True)), len(after))
-        return mixed([(v, self._dist_table(after[u])) for u, v in pairs], total)
+        return mixed([(v, after[u]) for u, v in pairs], total)
 
     def _dist_table(self, d: Dist) -> Table:
         """A Dist of target states as a table. Kept per Dist (the chains keep theirs). O(1) when known."""
@@ -593,7 +593,8 @@ class Striker:
                     q, after = saved
                     last = len(after) - 1
                     unsaved = self._thinned_by(attacks, p, self._one(q, True))
-                    return unsaved.map(lambda u: min(u, last)).then(after.__getitem__)
+                    return unsaved.map(lambda u: min(u, last)).then(lambda u: Dist._make(
+                        dict(after[u][0]), after[u][1], reduce=False))
             return own.run(self._thinned(attacks, p), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})

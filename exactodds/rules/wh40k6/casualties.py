@@ -24,6 +24,7 @@ from ...dice import Target
 from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, cleared, closest_in_play, wound_kernel
 from ...core.checks import whole_number
 from ..common import best_save, majority
+from .chain_tables import Table, mixed
 from .units import Melee, Model, Unit, require_type
 from ...core.checks import is_whole
 
@@ -206,7 +207,8 @@ class IndexedKernel:
         self._chains: dict[Dist, list[Dist]] = {}
         self._births: dict[UnitState, tuple[tuple[UnitState, ...], Fraction | None] | None] = {}
         self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
-        self._saved: dict[int, tuple[Fraction, list[Dist]] | None] = {}
+        self._saved: dict[int, tuple[Fraction, list[Table]] | None] = {}
+        self._moved: dict[int, tuple[int, int, Table | None]] = {}
         self._paths: dict[UnitState, tuple[list[UnitState], int] | None] = {}
 
     def _step(self, i: int) -> Dist:
@@ -226,45 +228,56 @@ class IndexedKernel:
         chain = self._chains.setdefault(begin, [])
         return iterate(count, self._step, begin, chain).map(self._states.__getitem__)
 
-    def saved_chain(self, start: UnitState) -> tuple[Fraction, list[Dist]] | None:
+    def saved_chain(self, start: UnitState) -> tuple[Fraction, list[Table]] | None:
         """When every application either leaves the state as it is with the same
         chance q from every state reachable from ``start`` (the wound is saved)
         or moves it (an unsaved wound): (q, [E_0, E_1, ...]), E_u the states
-        after u moves (unsaved wounds), up to the first E_u with no move left
-        (every model removed); else None. After k applications the state is
-        then E_min(u, last) with u ~ Binomial(k, 1 - q): one binomial over the
-        unsaved wounds, not the chain over every wound. O(reachable states)
-        kernel calls (memoised) and O(unsaved wounds x states) merges, once per
-        start."""
+        after u moves (unsaved wounds) as a table (states, reduced integer
+        weights, in the order ``Dist.then`` lists them), up to the first E_u
+        with no move left (every model removed); else None. After k
+        applications the state is then E_min(u, last) with u ~ Binomial(k,
+        1 - q): one binomial over the unsaved wounds, not the chain over every
+        wound. O(reachable states) kernel calls (memoised, as each state's
+        moves are) and O(unsaved wounds x states) integer multiply-adds, once
+        per start."""
         i0 = self._id(start)
         if i0 in self._saved:
             return self._saved[i0]
         self._saved[i0] = None
-        moves: dict[int, Dist | None] = {}
-        q: Fraction | None = None
+        moves: dict[UnitState, Table | None] = {}
+        q: tuple[int, int] | None = None  # (stays, total) of the first state that moves
         frontier = [i0]
         while frontier:
             i = frontier.pop()
-            if i in moves:
+            if self._states[i] in moves:
                 continue
+            stay, total, moved = self._moves(i)
+            moves[self._states[i]] = moved
+            if moved is None:  # absorbing: no model left to take the wound
+                continue
+            if q is None:
+                q = (stay, total)
+            elif stay * q[1] != q[0] * total:
+                return None
+            frontier.extend(self._id(s) for s, _ in moved[0] if s not in moves)
+        chain: list[Table] = [(((start, 1),), 1)]
+        while any(moves[s] is not None for s, _ in chain[-1][0]):
+            chain.append(mixed([(w, moves[s] or (((s, 1),), 1)) for s, w in chain[-1][0]], chain[-1][1]))
+        got = self._saved[i0] = (Fraction(*q) if q else Fraction(0), chain)
+        return got
+
+    def _moves(self, i: int) -> tuple[int, int, Table | None]:
+        """One application from state ``i``: the weight of staying, the total, and
+        the other states reached as a reduced table; None when it only stays.
+        Memoised per state: O(1) when known."""
+        got = self._moved.get(i)
+        if got is None:
             d = self._step(i)
             w = d.weights()
             stay = w.pop(i, 0)
-            if not w:  # absorbing: no model left to take the wound
-                moves[i] = None
-                continue
-            qi = Fraction(stay, d.denominator)
-            if q is None:
-                q = qi
-            elif qi != q:
-                return None
-            moves[i] = Dist.from_weights(w)
-            frontier.extend(j for j in w if j not in moves)
-        chain = [Dist.constant(i0)]
-        while any(moves[j] is not None for j in chain[-1].weights()):
-            chain.append(chain[-1].then(lambda j: moves[j] or Dist.constant(j)))
-        states = self._states
-        got = self._saved[i0] = (q or Fraction(0), [c.map(states.__getitem__) for c in chain])
+            moved = Dist.from_weights({self._states[j]: v for j, v in w.items()}) if w else None
+            got = self._moved[i] = (stay, d.denominator,
+                                    None if moved is None else (tuple(moved.weights().items()), moved.denominator))
         return got
 
     def certain_path(self, start: UnitState) -> tuple[list[UnitState], int] | None:
