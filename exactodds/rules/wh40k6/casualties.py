@@ -209,7 +209,14 @@ class IndexedKernel:
         self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
         self._saved: dict[int, tuple[Fraction, list[Table]] | None] = {}
         self._moved: dict[int, tuple[int, int, Table | None]] = {}
+        self._chances: dict[Fraction, Fraction] = {}
         self._paths: dict[UnitState, tuple[list[UnitState], int] | None] = {}
+
+    def _interned(self, num: int, den: int) -> Fraction:
+        """The chance ``num / den`` as one object per value, so that the chains of
+        different states share theirs (callers memoise on it by identity). O(1)."""
+        p = Fraction(num, den)
+        return self._chances.setdefault(p, p)
 
     def _step(self, i: int) -> Dist:
         d = self._memo.get(i)
@@ -263,7 +270,7 @@ class IndexedKernel:
         chain: list[Table] = [(((start, 1),), 1)]
         while any(moves[s] is not None for s, _ in chain[-1][0]):
             chain.append(mixed([(w, moves[s] or (((s, 1),), 1)) for s, w in chain[-1][0]], chain[-1][1]))
-        got = self._saved[i0] = (Fraction(*q) if q else Fraction(0), chain)
+        got = self._saved[i0] = (self._interned(*q) if q else self._interned(0, 1), chain)
         return got
 
     def _moves(self, i: int) -> tuple[int, int, Table | None]:
@@ -349,7 +356,7 @@ class IndexedKernel:
             if len(nxt) != 1 or nxt[0].unsaved != 1:  # branches, or a kernel that counts no wound
                 self._births[state] = None
                 break
-            walked.append((state, Fraction(after[nxt[0]], d.denominator)))
+            walked.append((state, self._interned(after[nxt[0]], d.denominator)))
             state = cleared(nxt[0])
         for s, p in reversed(walked):
             rest = self._births[state]
@@ -357,7 +364,7 @@ class IndexedKernel:
             self._births[s] = ((s, *[UnitState(r.wounds, r.unsaved + 1, r.marked) for r in rest[0]]), p) if ok else None  # type: ignore[index]
             state = s
         got = self._births[start]
-        return None if got is None else (got[0], got[1] or Fraction(0))
+        return None if got is None else (got[0], self._interned(0, 1) if got[1] is None else got[1])
 
 
 def allocate_wounds(wounds: Dist, models: Sequence[AllocModel], choose: Recipient, damage: Damage,
