@@ -50,6 +50,40 @@ def test_blows_on_a_chain_of_saves() -> None:
     assert _table(a, d, own, foe) == want == _dist(a, d, own, foe)
 
 
+def test_a_chain_of_saves_as_tables() -> None:
+    """A Look Out, Sir sergeant in front of two models, all saving on 3+: a wound
+    stays put at 2/3; one unsaved wound kills the sergeant or, passed on, the
+    next model, half and half; a second kills the last model the first spared
+    (the sergeant alone has nobody to pass it to) or, after him, the next
+    model; the third kills the last. E_u as integer tables, passed-on first."""
+    d = Unit((fighter("sgt", char=True, los=True, save=3), fighter("d", count=2, save=3)))
+    s = Striker(Unit((fighter("a", count=3),)), d, False, False)
+    q, chain = s.kernel(4, None, False).saved_chain(UnitState((1, 1, 1)))
+    assert q == Fraction(2, 3)
+    assert [([(st.wounds, st.unsaved, w) for st, w in pairs], total) for pairs, total in chain] == [
+        ([((1, 1, 1), 0, 1)], 1),
+        ([((1, 0, 1), 1, 1), ((0, 1, 1), 1, 1)], 2),
+        ([((1, 0, 0), 2, 1), ((0, 0, 1), 2, 3)], 4),
+        ([((0, 0, 0), 3, 1)], 1)]
+
+
+def test_lines_grouped_once_per_target_ws() -> None:
+    """A sergeant with 2 Attacks and three troopers, striking alike (one group of 5
+    attacks, kept per target WS), meet a target at WS 5 (hit 4+: each attack
+    kills at 1/8) then at WS 2 (hit 3+: at 1/6): the same striker gives each
+    its own binomial, as the blows as a Dist do."""
+    a = Unit((fighter("sgt", a=2), fighter("a", count=3)))
+    d = Unit((fighter("front", ws=2, save=4), fighter("back", count=2, ws=5, save=4)))
+    s = Striker(a, d, False, False)
+    own = UnitState((1, 1, 1, 1))
+    wants = {UnitState((1, 1, 1)): [((1, 1, 1), 0, 7 ** 5), ((0, 1, 1), 1, 12005), ((0, 0, 1), 2, 3430),
+                                    ((0, 0, 0), 3, 526), 8 ** 5],
+             UnitState((1, 0, 0)): [((1, 0, 0), 0, 5 ** 5), ((0, 0, 0), 1, 6 ** 5 - 5 ** 5), 6 ** 5]}
+    for foe, want in wants.items():
+        pairs, total = s.strike_table(4, own, foe, s.choose(foe), frozenset())
+        assert [*((st.wounds, st.unsaved, v) for st, v in pairs), total] == want == _dist(a, d, own, foe)
+
+
 def test_a_capped_binomial_from_its_suffix_sums() -> None:
     """Binomial(4, 1/2) = 1, 4, 6, 4, 1 over 16, capped at 2, at 4 or more, at 0."""
     d = Dist.binomial(4, Fraction(1, 2))
