@@ -296,7 +296,14 @@ class IndexedKernel:
         applications the state is then path[min(position + k, last)], its
         counter cleared. The path is shared by the states on it (one list, each
         with its position): O(1) memoised, O(m) kernel calls the first time for
-        a path of m states."""
+        a path of m states.
+
+        The same states, in the same order, as :meth:`birth_chain` at p = 1,
+        but kept apart for what the shooting reads: its counters cleared (a
+        birth chain's count 0, 1, 2...; clearing them would build m states
+        per start), one list shared by every start on it (a birth chain is one
+        tuple per start, O(m^2) states over a path), and an absorbing start
+        is a path of one, not a chain at p = 0."""
         walked: list[UnitState] = []
         state = start
         while state not in self._paths:
