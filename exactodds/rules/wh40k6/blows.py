@@ -96,14 +96,13 @@ class Striker:
         self._capped = CappedWounds()
         self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
-        self._groups: dict[tuple[int, UnitState], tuple | None] = {}
         self._alike_of: dict[tuple[int, int], tuple | None] = {}
         self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self._stats_of: dict[UnitState, tuple[int, int]] = {}
         self._line_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self._target_line = target.line_of()
-        self._run_whos: dict[tuple, tuple[list[tuple], tuple]] = {}
+        self._run_whos: dict[tuple, tuple] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
 
     def initiatives(self, choice: Choice, slowed: bool) -> set[int]:
@@ -288,11 +287,9 @@ class Striker:
             self._runs[key] = got
         return got
 
-    def _whos(self, steps: tuple[int, ...], own: UnitState, choice: Choice,
-              slow: frozenset[int]) -> tuple[list[tuple], tuple[int, ...]]:
-        """Who strikes at each of ``steps`` (:meth:`_strikers`; the same at every
-        state of a run) and their numbers. Memoised per (steps, state, choice,
-        concussed): O(1) when known, O(steps) lookups when new."""
+    def _whos(self, steps: tuple[int, ...], own: UnitState, choice: Choice, slow: frozenset[int]) -> tuple:
+        """Who strikes at each of ``steps`` (:meth:`_strikers`) and their numbers.
+        Memoised per (steps, state, choice, concussed): O(1) when known."""
         key = (steps, own, choice, slow)
         got = self._run_whos.get(key)
         if got is None:
@@ -328,17 +325,8 @@ class Striker:
         as one group, as :meth:`_blows` groups them (lines striking alike, their
         attacks summed, when their wounds make a birth chain): (attacks, P(hit),
         blow, target's Toughness); () when no line has an attack; None when
-        they make several groups. Memoised per (strikers, target state);
-        O(lines) when the sums are known."""
-        key = (who[4], foe)
-        got = self._groups.get(key, _UNKNOWN)
-        if got is _UNKNOWN:
-            got = self._groups[key] = self._grouped(who, foe)
-        return got
-
-    def _grouped(self, who: tuple, foe: UnitState) -> tuple | None:
-        """:meth:`_one_group` when new: the lines' group at the target's WS (:meth:`_alike`), several lines
-        summed only on a birth chain of ``foe``. O(1) when the group is known."""
+        they make several groups. The lines' group is kept per target WS
+        (:meth:`_alike`): O(1) when known."""
         target_ws, toughness = self._stats(foe)
         alike = self._alike(who, target_ws)
         if not alike:
@@ -349,11 +337,9 @@ class Striker:
         return attacks, p_hit, b, toughness
 
     def _alike(self, who: tuple, target_ws: int) -> tuple | None:
-        """The lines striking (``who``, :meth:`_strikers`) against a target of
-        ``target_ws`` as one group: (their attacks summed, P(hit), blow, how many
-        lines with an attack); () when none has an attack; None when they hit
-        or strike differently. Memoised per (strikers, WS): what :meth:`_grouped`
-        reads of them; O(lines) when new."""
+        """The lines striking (``who``) at a target of ``target_ws`` as one group: (their
+        attacks summed, P(hit), blow, lines with an attack); () when none has an
+        attack; None when they hit or strike differently. Memoised: O(lines) when new."""
         key = (who[4], target_ws)
         got = self._alike_of.get(key, _UNKNOWN)
         if got is _UNKNOWN:
@@ -504,9 +490,8 @@ class Striker:
         return self._wounds(result, pending[0], pending[1], pending[2], toughness) if pending else result
 
     def _stats(self, foe: UnitState) -> tuple[int, int]:
-        """The target's majority WS and Toughness among its models in play. Memoised per
-        state, per Wounds left (O(models) when new) and per models in play per line
-        (what they read: O(models) majorities once per count)."""
+        """The target's majority WS and Toughness among its models in play. Memoised per state,
+        per Wounds left and per models in play per line (what they read): O(models) when new."""
         got = self._stats_of.get(foe)  # states keep their hash: O(1)
         if got is None:
             got = self._target_stats.get(foe.wounds)
@@ -514,7 +499,8 @@ class Striker:
                 alive = alive_per_line(self._target_line, len(self.target.models), foe.wounds)
                 got = self._line_stats.get(alive)
                 if got is None:
-                    got = self._line_stats[alive] = (majority_ws(self.target, foe), majority_toughness(self.target, foe))
+                    got = self._line_stats[alive] = (majority_ws(self.target, foe),
+                                                     majority_toughness(self.target, foe))
                 self._target_stats[foe.wounds] = got
             self._stats_of[foe] = got
         return got

@@ -346,7 +346,8 @@ class IndexedKernel:
         got = self._shifted.get(key)
         if got is None or got[0] is not chain[0]:
             u = start.unsaved
-            got = self._shifted[key] = (chain[0], tuple([UnitState(s.wounds, s.unsaved + u, s.marked) for s in chain[0]]))
+            got = self._shifted[key] = (chain[0],
+                                        tuple([UnitState(s.wounds, s.unsaved + u, s.marked) for s in chain[0]]))
         return got[1], chain[1]
 
     def _free_chain(self, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
@@ -368,7 +369,8 @@ class IndexedKernel:
         for s, p in reversed(walked):
             rest = self._births[state]
             ok = rest is not None and rest[1] in (None, p)
-            self._births[s] = ((s, *[UnitState(r.wounds, r.unsaved + 1, r.marked) for r in rest[0]]), p) if ok else None  # type: ignore[index]
+            shifted = [UnitState(r.wounds, r.unsaved + 1, r.marked) for r in rest[0]] if ok else []  # type: ignore[index]
+            self._births[s] = ((s, *shifted), p) if ok else None
             state = s
         got = self._births[start]
         return None if got is None else (got[0], self._interned(0, 1) if got[1] is None else got[1])
