@@ -100,7 +100,7 @@ class Striker:
         self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self._stats_of: dict[UnitState, tuple[int, int]] = {}
-        self._line_stats: dict[tuple[int, ...], tuple[int, int]] = {}
+        self._line_stats: dict[tuple, tuple[int, int]] = {}
         self._target_line = target.line_of()
         self._run_whos: dict[tuple, tuple] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
@@ -491,16 +491,18 @@ class Striker:
 
     def _stats(self, foe: UnitState) -> tuple[int, int]:
         """The target's majority WS and Toughness among its models in play. Memoised per state,
-        per Wounds left and per models in play per line (what they read): O(models) when new."""
+        per Wounds left and per models in play per line (what they read; the line when only one
+        is in play): O(models) when new."""
         got = self._stats_of.get(foe)  # states keep their hash: O(1)
         if got is None:
             got = self._target_stats.get(foe.wounds)
             if got is None:
                 alive = alive_per_line(self._target_line, len(self.target.models), foe.wounds)
-                got = self._line_stats.get(alive)
+                lines = [j for j, n in enumerate(alive) if n]
+                key = ("line", lines[0]) if len(lines) == 1 else alive  # one line in play: its own, whatever its size
+                got = self._line_stats.get(key)
                 if got is None:
-                    got = self._line_stats[alive] = (majority_ws(self.target, foe),
-                                                     majority_toughness(self.target, foe))
+                    got = self._line_stats[key] = (majority_ws(self.target, foe), majority_toughness(self.target, foe))
                 self._target_stats[foe.wounds] = got
             self._stats_of[foe] = got
         return got
