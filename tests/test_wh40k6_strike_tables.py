@@ -122,6 +122,20 @@ def test_a_run_on_one_chain_is_the_capped_sum(monkeypatch: pytest.MonkeyPatch) -
     assert got == _run(a, d, UnitState((1, 1)), True, monkeypatch)
 
 
+def test_a_run_of_two_strengths_on_one_chain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One attack at Strength 4 (Initiative 4: kills at 1/8), one at Strength 5
+    (Initiative 2: wounds on 3+, kills at 1/6) on two models: two kernels, one
+    chain (kept as one tuple), kills 35, 12, 1 over 48, as step after step."""
+    a = Unit((fighter("fast", i=4), fighter("slow", i=2, s=5)))
+    d = Unit((fighter("d", count=2, save=4),))
+    got = _run(a, d, UnitState((1, 1)), False, monkeypatch)
+    assert got == [((1, 1), 0, Fraction(35, 48)), ((0, 1), 1, Fraction(1, 4)), ((0, 0), 2, Fraction(1, 48))]
+    assert got == _run(a, d, UnitState((1, 1)), True, monkeypatch)
+    s, foe = Striker(a, d, False, False), UnitState((1, 1))
+    fast, slow = (s._on_birth_chain(foe, opts[0], 4, s._p_hit(j, 4)) for j, opts in enumerate(s.options))
+    assert fast is not None and slow is not None and fast[0] is slow[0]  # kernels of Strength 4 and 5
+
+
 def test_a_run_whose_target_changes_toughness_goes_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two Toughness 4 models in front of a Toughness 5 one: after the first falls
     the majority Toughness is 5 (highest on a tie), so the chain is not one

@@ -98,6 +98,7 @@ class Striker:
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
         self._alike_of: dict[tuple[int, int], tuple | None] = {}
         self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
+        self._one_chain: dict[tuple[UnitState, ...], tuple[UnitState, ...]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self._stats_of: dict[UnitState, tuple[int, int]] = {}
         self._line_stats: dict[tuple, tuple[int, int]] = {}
@@ -271,7 +272,11 @@ class Striker:
         multiply-adds per step the first time."""
         if len(steps) == 1:
             return self.strike_table(steps[0], own, foe, choice, slow)
-        whos, ids = self._whos(steps, own, choice, slow)
+        known = self._run_whos.get((steps, own, choice, slow))  # who strikes at each step (the same at every
+        if known is None:  # state of the run) and their numbers, kept per (steps, state, choice, concussed)
+            strikers = [self._strikers(i, own, choice, slow) for i in steps]
+            known = self._run_whos[steps, own, choice, slow] = (strikers, tuple(who[4] for who in strikers))
+        whos, ids = known
         key = (steps, ids, foe)
         got = self._runs.get(key)
         if got is None:
@@ -285,16 +290,6 @@ class Striker:
                     total *= lcm
                 got = (tuple(states.items()), total)
             self._runs[key] = got
-        return got
-
-    def _whos(self, steps: tuple[int, ...], own: UnitState, choice: Choice, slow: frozenset[int]) -> tuple:
-        """Who strikes at each of ``steps`` (:meth:`_strikers`) and their numbers.
-        Memoised per (steps, state, choice, concussed): O(1) when known."""
-        key = (steps, own, choice, slow)
-        got = self._run_whos.get(key)
-        if got is None:
-            whos = [self._strikers(i, own, choice, slow) for i in steps]
-            got = self._run_whos[key] = (whos, tuple(who[4] for who in whos))
         return got
 
     def _chain_table(self, who: tuple, foe: UnitState) -> Table | None:
@@ -321,12 +316,10 @@ class Striker:
         return self._saved_table(attacks, p, own, foe)
 
     def _one_group(self, who: tuple, foe: UnitState) -> tuple | None:
-        """The blows of the lines striking (``who``, :meth:`_strikers`) on ``foe``
-        as one group, as :meth:`_blows` groups them (lines striking alike, their
-        attacks summed, when their wounds make a birth chain): (attacks, P(hit),
-        blow, target's Toughness); () when no line has an attack; None when
-        they make several groups. The lines' group is kept per target WS
-        (:meth:`_alike`): O(1) when known."""
+        """The blows of the lines striking (``who``, :meth:`_strikers`) on ``foe`` as one group, as
+        :meth:`_blows` groups them (lines striking alike, their attacks summed, on a birth chain):
+        (attacks, P(hit), blow, target's Toughness); () when no line has an attack; None when they
+        make several groups. The lines' group is kept per target WS (:meth:`_alike`): O(1) when known."""
         target_ws, toughness = self._stats(foe)
         alike = self._alike(who, target_ws)
         if not alike:
@@ -450,15 +443,19 @@ class Striker:
 
     def _on_birth_chain(self, foe: UnitState, b: Blow, toughness: int,
                         p_hit: Fraction) -> tuple[tuple[UnitState, ...], Fraction] | None:
-        """The birth chain of ``foe`` under blow ``b``'s wounds when they thin
-        (:meth:`_thins`), else None. O(1) when known."""
+        """The birth chain of ``foe`` under blow ``b``'s wounds when they thin (:meth:`_thins`), else
+        None; equal chains of different kernels as one tuple (a run's steps compare theirs).
+        O(1) when known, O(chain) hashes when new."""
         _, _, thins, _, own = self._chance(b, toughness, p_hit)
         if not thins:
             return None
         key = (id(own), foe)  # the kernels are kept (:meth:`kernel`): their ids are theirs
         got = self._chain_of.get(key, _UNKNOWN)
         if got is _UNKNOWN:
-            got = self._chain_of[key] = own.birth_chain(foe)
+            got = own.birth_chain(foe)
+            if got is not None:
+                got = (self._one_chain.setdefault(got[0], got[0]), got[1])
+            self._chain_of[key] = got
         return got
 
     def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:
