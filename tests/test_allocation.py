@@ -77,3 +77,26 @@ def test_iterate_rejects_negative_counts() -> None:
     from exactodds import InputError
     with pytest.raises(InputError):
         iterate(Dist.constant(-1), lambda s: Dist.constant(s), 0)
+
+
+def test_a_save_as_the_coin_it_replaces() -> None:
+    """A wound on the closest model's 4+ save, then 0, 1 or 2 damage: the kernel's
+    answer is the plain coin then its branches (Dist.bernoulli(1/2).then), outcomes in the
+    same order (a wound of 0 damage leaves the state as a save does: merged
+    where it first appears), the same total and the same work charged."""
+    from exactodds.core.limits import _meter, work_meter
+    from exactodds.rules.allocation import wound_kernel
+
+    models = [AllocModel(1, Target.at_least(4)), AllocModel(2, Target.at_least(5))]
+    damage = Dist.from_weights({0: 1, 1: 1, 2: 1})
+    state = UnitState((1, 2))
+    with work_meter("kernel"):
+        got = wound_kernel(models, closest_first, damage)(state)
+        charged = _meter.get()[0]  # type: ignore[index]
+    with work_meter("plain"):
+        through = damage.map(lambda d: UnitState((max(0, 1 - d), 2)))
+        want = closest_first(state).then(lambda i: Dist.bernoulli(F(1, 2), success=True, failure=False).then(
+            lambda gets: through if gets else Dist.constant(state)))
+        assert charged == _meter.get()[0]  # type: ignore[index]
+    assert list(got.weights().items()) == list(want.weights().items()) == [(state, 2), (UnitState((0, 2)), 1)]
+    assert got.denominator == want.denominator == 3

@@ -50,6 +50,40 @@ def test_blows_on_a_chain_of_saves() -> None:
     assert _table(a, d, own, foe) == want == _dist(a, d, own, foe)
 
 
+def test_a_chain_of_saves_as_tables() -> None:
+    """A Look Out, Sir sergeant in front of two models, all saving on 3+: a wound
+    stays put at 2/3; one unsaved wound kills the sergeant or, passed on, the
+    next model, half and half; a second kills the last model the first spared
+    (the sergeant alone has nobody to pass it to) or, after him, the next
+    model; the third kills the last. E_u as integer tables, passed-on first."""
+    d = Unit((fighter("sgt", char=True, los=True, save=3), fighter("d", count=2, save=3)))
+    s = Striker(Unit((fighter("a", count=3),)), d, False, False)
+    q, chain = s.kernel(4, None, False).saved_chain(UnitState((1, 1, 1)))
+    assert q == Fraction(2, 3)
+    assert [([(st.wounds, st.unsaved, w) for st, w in pairs], total) for pairs, total in chain] == [
+        ([((1, 1, 1), 0, 1)], 1),
+        ([((1, 0, 1), 1, 1), ((0, 1, 1), 1, 1)], 2),
+        ([((1, 0, 0), 2, 1), ((0, 0, 1), 2, 3)], 4),
+        ([((0, 0, 0), 3, 1)], 1)]
+
+
+def test_lines_grouped_once_per_target_ws() -> None:
+    """A sergeant with 2 Attacks and three troopers, striking alike (one group of 5
+    attacks, kept per target WS), meet a target at WS 5 (hit 4+: each attack
+    kills at 1/8) then at WS 2 (hit 3+: at 1/6): the same striker gives each
+    its own binomial, as the blows as a Dist do."""
+    a = Unit((fighter("sgt", a=2), fighter("a", count=3)))
+    d = Unit((fighter("front", ws=2, save=4), fighter("back", count=2, ws=5, save=4)))
+    s = Striker(a, d, False, False)
+    own = UnitState((1, 1, 1, 1))
+    wants = {UnitState((1, 1, 1)): [((1, 1, 1), 0, 7 ** 5), ((0, 1, 1), 1, 12005), ((0, 0, 1), 2, 3430),
+                                    ((0, 0, 0), 3, 526), 8 ** 5],
+             UnitState((1, 0, 0)): [((1, 0, 0), 0, 5 ** 5), ((0, 0, 0), 1, 6 ** 5 - 5 ** 5), 6 ** 5]}
+    for foe, want in wants.items():
+        pairs, total = s.strike_table(4, own, foe, s.choose(foe), frozenset())
+        assert [*((st.wounds, st.unsaved, v) for st, v in pairs), total] == want == _dist(a, d, own, foe)
+
+
 def test_a_capped_binomial_from_its_suffix_sums() -> None:
     """Binomial(4, 1/2) = 1, 4, 6, 4, 1 over 16, capped at 2, at 4 or more, at 0."""
     d = Dist.binomial(4, Fraction(1, 2))
@@ -86,6 +120,20 @@ def test_a_run_on_one_chain_is_the_capped_sum(monkeypatch: pytest.MonkeyPatch) -
     got = _run(a, d, UnitState((1, 1)), False, monkeypatch)
     assert got == [((1, 1), 0, Fraction(49, 64)), ((0, 1), 1, Fraction(14, 64)), ((0, 0), 2, Fraction(1, 64))]
     assert got == _run(a, d, UnitState((1, 1)), True, monkeypatch)
+
+
+def test_a_run_of_two_strengths_on_one_chain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One attack at Strength 4 (Initiative 4: kills at 1/8), one at Strength 5
+    (Initiative 2: wounds on 3+, kills at 1/6) on two models: two kernels, one
+    chain (kept as one tuple), kills 35, 12, 1 over 48, as step after step."""
+    a = Unit((fighter("fast", i=4), fighter("slow", i=2, s=5)))
+    d = Unit((fighter("d", count=2, save=4),))
+    got = _run(a, d, UnitState((1, 1)), False, monkeypatch)
+    assert got == [((1, 1), 0, Fraction(35, 48)), ((0, 1), 1, Fraction(1, 4)), ((0, 0), 2, Fraction(1, 48))]
+    assert got == _run(a, d, UnitState((1, 1)), True, monkeypatch)
+    s, foe = Striker(a, d, False, False), UnitState((1, 1))
+    fast, slow = (s._on_birth_chain(foe, opts[0], 4, s._p_hit(j, 4)) for j, opts in enumerate(s.options))
+    assert fast is not None and slow is not None and fast[0] is slow[0]  # kernels of Strength 4 and 5
 
 
 def test_a_run_whose_target_changes_toughness_goes_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:

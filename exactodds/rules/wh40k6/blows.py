@@ -29,7 +29,7 @@ from typing import Any
 from ...core import Dist
 from ...core.tables import mix
 from ...dice import pool_counts, successes
-from ..allocation import Numbering, UnitState, wound_kernel
+from ..allocation import Numbering, UnitState, alive_per_line, wound_kernel
 from ..common import wound_target
 from .chain_tables import CappedWounds, Table, mixed, on_chain
 from .casualties import IndexedKernel, alloc_models, instant_death_damage, majority_toughness, majority_ws, recipient
@@ -91,15 +91,19 @@ class Striker:
         self._runs: dict[tuple, tuple] = {}
         self._hits: dict[tuple[int, int], Fraction] = {}
         self._interned: dict[Fraction, Fraction] = {}
-        self._counts: dict[tuple[int, int, int], Dist] = {}
+        self._counts: dict[tuple[int, int, int], tuple[Dist, bool]] = {}
         self._chances: dict[tuple, tuple] = {}
         self._capped = CappedWounds()
         self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
-        self._groups: dict[tuple[int, UnitState], tuple | None] = {}
+        self._alike_of: dict[tuple[int, int], tuple | None] = {}
         self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
+        self._one_chain: dict[tuple[UnitState, ...], tuple[UnitState, ...]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
         self._stats_of: dict[UnitState, tuple[int, int]] = {}
+        self._line_stats: dict[tuple, tuple[int, int]] = {}
+        self._target_line = target.line_of()
+        self._run_whos: dict[tuple, tuple] = {}
         self.concussive = any(b.concussive for opts in self.options for b in opts)
 
     def initiatives(self, choice: Choice, slowed: bool) -> set[int]:
@@ -143,7 +147,7 @@ class Striker:
         alive = foe.alive()
         if len(opts) == 1 or not alive:
             return 0
-        target_ws, toughness = majority_ws(self.target, foe), majority_toughness(self.target, foe)
+        target_ws, toughness = self._stats(foe)
         p_hit = self._p_hit(j, target_ws)
         first = alive[0]
         best, best_value = 0, Fraction(-1)
@@ -174,12 +178,14 @@ class Striker:
             got = self._hits[j, target_ws] = self._interned.setdefault(p, p)  # equal chances: one object
         return got
 
-    def _attack_counts(self, j: int, n: int, extra: int) -> Dist:
-        """The Attacks of ``n`` models of line ``j`` with ``extra`` from their weapons. Memoised."""
+    def _attack_counts(self, j: int, n: int, extra: int) -> tuple[Dist, bool]:
+        """The Attacks of ``n`` models of line ``j`` with ``extra`` from their
+        weapons, and whether they may make any. Memoised: O(1) when known."""
         key = (j, n, extra)
         got = self._counts.get(key)
         if got is None:
-            got = self._counts[key] = self.attacks[j].attack_counts(n, self.bonus[j] + extra)
+            attacks = self.attacks[j].attack_counts(n, self.bonus[j] + extra)
+            got = self._counts[key] = (attacks, max(attacks.support()) > 0)
         return got
 
     def _strikers(self, initiative: int, own: UnitState, choice: Choice, slow: frozenset[int]) -> tuple:
@@ -266,8 +272,12 @@ class Striker:
         multiply-adds per step the first time."""
         if len(steps) == 1:
             return self.strike_table(steps[0], own, foe, choice, slow)
-        whos = [self._strikers(i, own, choice, slow) for i in steps]  # the same at every state of the run
-        key = (steps, tuple(who[4] for who in whos), foe)
+        known = self._run_whos.get((steps, own, choice, slow))  # who strikes at each step (the same at every
+        if known is None:  # state of the run) and their numbers, kept per (steps, state, choice, concussed)
+            strikers = [self._strikers(i, own, choice, slow) for i in steps]
+            known = self._run_whos[steps, own, choice, slow] = (strikers, tuple(who[4] for who in strikers))
+        whos, ids = known
+        key = (steps, ids, foe)
         got = self._runs.get(key)
         if got is None:
             got = self._run_on_chain(whos, choice, foe) if any(foe.wounds) else None
@@ -306,37 +316,47 @@ class Striker:
         return self._saved_table(attacks, p, own, foe)
 
     def _one_group(self, who: tuple, foe: UnitState) -> tuple | None:
-        """The blows of the lines striking (``who``, :meth:`_strikers`) on ``foe``
-        as one group, as :meth:`_blows` groups them (lines striking alike, their
-        attacks summed, when their wounds make a birth chain): (attacks, P(hit),
-        blow, target's Toughness); () when no line has an attack; None when
-        they make several groups. Memoised per (strikers, target state);
-        O(lines) when the sums are known."""
-        key = (who[4], foe)
-        got = self._groups.get(key, _UNKNOWN)
-        if got is _UNKNOWN:
-            got = self._groups[key] = self._grouped(who[0], who[1], foe)
-        return got
-
-    def _grouped(self, counts: tuple[int, ...], choice: tuple[int, ...], foe: UnitState) -> tuple | None:
-        """:meth:`_one_group` from the models striking per line and the option of each. O(lines)."""
+        """The blows of the lines striking (``who``, :meth:`_strikers`) on ``foe`` as one group, as
+        :meth:`_blows` groups them (lines striking alike, their attacks summed, on a birth chain):
+        (attacks, P(hit), blow, target's Toughness); () when no line has an attack; None when they
+        make several groups. The lines' group is kept per target WS (:meth:`_alike`): O(1) when known."""
         target_ws, toughness = self._stats(foe)
-        group: list = []  # the lines' attacks summed, P(hit), blow
+        alike = self._alike(who, target_ws)
+        if not alike:
+            return alike
+        attacks, p_hit, b, lines = alike
+        if lines > 1 and not self._on_birth_chain(foe, b, toughness, p_hit):
+            return None
+        return attacks, p_hit, b, toughness
+
+    def _alike(self, who: tuple, target_ws: int) -> tuple | None:
+        """The lines striking (``who``) at a target of ``target_ws`` as one group: (their
+        attacks summed, P(hit), blow, lines with an attack); () when none has an
+        attack; None when they hit or strike differently. Memoised: O(lines) when new."""
+        key = (who[4], target_ws)
+        got = self._alike_of.get(key, _UNKNOWN)
+        if got is _UNKNOWN:
+            got = self._alike_of[key] = self._lines_group(who[0], who[1], target_ws)
+        return got  # type: ignore[no-any-return]
+
+    def _lines_group(self, counts: tuple[int, ...], choice: tuple[int, ...], target_ws: int) -> tuple | None:
+        """:meth:`_alike` when new. O(lines)."""
+        group: tuple = ()  # the lines' attacks summed, P(hit), blow, lines
         for j, n in enumerate(counts):
             if not n:
                 continue
             b = self.options[j][choice[j]]
-            attacks = self._attack_counts(j, n, b.extra_attacks)
-            if not max(attacks.weights()):  # no Attacks at all
+            attacks, any_attack = self._attack_counts(j, n, b.extra_attacks)
+            if not any_attack:
                 continue
             p_hit = self._p_hit(j, target_ws)
             if not group:
-                group = [attacks, p_hit, b]
-            elif group[1] is p_hit and group[2] == b and self._on_birth_chain(foe, b, toughness, p_hit):
-                group[0] = self._summed(group[0], attacks)
+                group = (attacks, p_hit, b, 1)
+            elif group[1] is p_hit and group[2] == b:
+                group = (self._summed(group[0], attacks), p_hit, b, group[3] + 1)
             else:
                 return None
-        return (*group, toughness) if group else ()
+        return group
 
     def _run_on_chain(self, whos: list[tuple], choice: Choice,
                       foe: UnitState) -> Table | None:
@@ -403,7 +423,7 @@ class Striker:
             return None
         q, after = saved
         pairs, total = self._capped(self._thinned_by(attacks, p, self._one(q, True)), len(after))
-        return mixed([(v, self._dist_table(after[u])) for u, v in pairs], total)
+        return mixed([(v, after[u]) for u, v in pairs], total)
 
     def _dist_table(self, d: Dist) -> Table:
         """A Dist of target states as a table. Kept per Dist (the chains keep theirs). O(1) when known."""
@@ -423,15 +443,19 @@ class Striker:
 
     def _on_birth_chain(self, foe: UnitState, b: Blow, toughness: int,
                         p_hit: Fraction) -> tuple[tuple[UnitState, ...], Fraction] | None:
-        """The birth chain of ``foe`` under blow ``b``'s wounds when they thin
-        (:meth:`_thins`), else None. O(1) when known."""
+        """The birth chain of ``foe`` under blow ``b``'s wounds when they thin (:meth:`_thins`), else
+        None; equal chains of different kernels as one tuple (a run's steps compare theirs).
+        O(1) when known, O(chain) hashes when new."""
         _, _, thins, _, own = self._chance(b, toughness, p_hit)
         if not thins:
             return None
         key = (id(own), foe)  # the kernels are kept (:meth:`kernel`): their ids are theirs
         got = self._chain_of.get(key, _UNKNOWN)
         if got is _UNKNOWN:
-            got = self._chain_of[key] = own.birth_chain(foe)
+            got = own.birth_chain(foe)
+            if got is not None:
+                got = (self._one_chain.setdefault(got[0], got[0]), got[1])
+            self._chain_of[key] = got
         return got
 
     def _blows(self, counts: list[int], choice: Choice, foe: UnitState, hammers: list[int]) -> Dist:
@@ -450,8 +474,8 @@ class Striker:
             if not n:
                 continue
             b = self.options[j][choice[j]]
-            attacks = self._attack_counts(j, n, b.extra_attacks)
-            if not max(attacks.support()):
+            attacks, any_attack = self._attack_counts(j, n, b.extra_attacks)
+            if not any_attack:
                 continue
             p_hit = self._p_hit(j, target_ws)
             if pending and pending[1] is p_hit and pending[2] == b and self._thins(result, b, toughness, p_hit):
@@ -463,13 +487,20 @@ class Striker:
         return self._wounds(result, pending[0], pending[1], pending[2], toughness) if pending else result
 
     def _stats(self, foe: UnitState) -> tuple[int, int]:
-        """The target's majority WS and Toughness among its models in play. Memoised per state and per Wounds left."""
+        """The target's majority WS and Toughness among its models in play. Memoised per state,
+        per Wounds left and per models in play per line (what they read; the line when only one
+        is in play): O(models) when new."""
         got = self._stats_of.get(foe)  # states keep their hash: O(1)
         if got is None:
             got = self._target_stats.get(foe.wounds)
             if got is None:
-                got = self._target_stats[foe.wounds] = (majority_ws(self.target, foe),
-                                                        majority_toughness(self.target, foe))
+                alive = alive_per_line(self._target_line, len(self.target.models), foe.wounds)
+                lines = [j for j, n in enumerate(alive) if n]
+                key = ("line", lines[0]) if len(lines) == 1 else alive  # one line in play: its own, whatever its size
+                got = self._line_stats.get(key)
+                if got is None:
+                    got = self._line_stats[key] = (majority_ws(self.target, foe), majority_toughness(self.target, foe))
+                self._target_stats[foe.wounds] = got
             self._stats_of[foe] = got
         return got
 
@@ -547,7 +578,8 @@ class Striker:
                     q, after = saved
                     last = len(after) - 1
                     unsaved = self._thinned_by(attacks, p, self._one(q, True))
-                    return unsaved.map(lambda u: min(u, last)).then(after.__getitem__)
+                    return unsaved.map(lambda u: min(u, last)).then(lambda u: Dist._make(
+                        dict(after[u][0]), after[u][1], reduce=False))
             return own.run(self._thinned(attacks, p), result)
         die = Dist.from_probs({WOUND: p_hit * p_wound, RENDING: p_hit * p_rend,
                                FAIL: 1 - p_hit * (p_wound + p_rend)})

@@ -17,14 +17,14 @@ each model's save against the attack, and Instant Death.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from fractions import Fraction
 
 from ...core import Dist, InputError, Kernel, iterate
 from ...dice import Target
-from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, closest_in_play, wound_kernel
+from ..allocation import AllocModel, Damage, Numbering, Recipient, UnitState, cleared, closest_in_play, wound_kernel
 from ...core.checks import whole_number
 from ..common import best_save, majority
+from .chain_tables import Table, mixed
 from .units import Melee, Model, Unit, require_type
 from ...core.checks import is_whole
 
@@ -207,8 +207,16 @@ class IndexedKernel:
         self._chains: dict[Dist, list[Dist]] = {}
         self._births: dict[UnitState, tuple[tuple[UnitState, ...], Fraction | None] | None] = {}
         self._shifted: dict[tuple[int, int], tuple[tuple[UnitState, ...], tuple[UnitState, ...]]] = {}
-        self._saved: dict[int, tuple[Fraction, list[Dist]] | None] = {}
+        self._saved: dict[int, tuple[Fraction, list[Table]] | None] = {}
+        self._moved: dict[int, tuple[int, int, Table | None]] = {}
+        self._chances: dict[Fraction, Fraction] = {}
         self._paths: dict[UnitState, tuple[list[UnitState], int] | None] = {}
+
+    def _interned(self, num: int, den: int) -> Fraction:
+        """The chance ``num / den`` as one object per value, so that the chains of
+        different states share theirs (callers memoise on it by identity). O(1)."""
+        p = Fraction(num, den)
+        return self._chances.setdefault(p, p)
 
     def _step(self, i: int) -> Dist:
         d = self._memo.get(i)
@@ -227,45 +235,56 @@ class IndexedKernel:
         chain = self._chains.setdefault(begin, [])
         return iterate(count, self._step, begin, chain).map(self._states.__getitem__)
 
-    def saved_chain(self, start: UnitState) -> tuple[Fraction, list[Dist]] | None:
+    def saved_chain(self, start: UnitState) -> tuple[Fraction, list[Table]] | None:
         """When every application either leaves the state as it is with the same
         chance q from every state reachable from ``start`` (the wound is saved)
         or moves it (an unsaved wound): (q, [E_0, E_1, ...]), E_u the states
-        after u moves (unsaved wounds), up to the first E_u with no move left
-        (every model removed); else None. After k applications the state is
-        then E_min(u, last) with u ~ Binomial(k, 1 - q): one binomial over the
-        unsaved wounds, not the chain over every wound. O(reachable states)
-        kernel calls (memoised) and O(unsaved wounds x states) merges, once per
-        start."""
+        after u moves (unsaved wounds) as a table (states, reduced integer
+        weights, in the order ``Dist.then`` lists them), up to the first E_u
+        with no move left (every model removed); else None. After k
+        applications the state is then E_min(u, last) with u ~ Binomial(k,
+        1 - q): one binomial over the unsaved wounds, not the chain over every
+        wound. O(reachable states) kernel calls (memoised, as each state's
+        moves are) and O(unsaved wounds x states) integer multiply-adds, once
+        per start."""
         i0 = self._id(start)
         if i0 in self._saved:
             return self._saved[i0]
         self._saved[i0] = None
-        moves: dict[int, Dist | None] = {}
-        q: Fraction | None = None
+        moves: dict[UnitState, Table | None] = {}
+        q: tuple[int, int] | None = None  # (stays, total) of the first state that moves
         frontier = [i0]
         while frontier:
             i = frontier.pop()
-            if i in moves:
+            if self._states[i] in moves:
                 continue
+            stay, total, moved = self._moves(i)
+            moves[self._states[i]] = moved
+            if moved is None:  # absorbing: no model left to take the wound
+                continue
+            if q is None:
+                q = (stay, total)
+            elif stay * q[1] != q[0] * total:
+                return None
+            frontier.extend(self._id(s) for s, _ in moved[0] if s not in moves)
+        chain: list[Table] = [(((start, 1),), 1)]
+        while any(moves[s] is not None for s, _ in chain[-1][0]):
+            chain.append(mixed([(w, moves[s] or (((s, 1),), 1)) for s, w in chain[-1][0]], chain[-1][1]))
+        got = self._saved[i0] = (self._interned(*q) if q else self._interned(0, 1), chain)
+        return got
+
+    def _moves(self, i: int) -> tuple[int, int, Table | None]:
+        """One application from state ``i``: the weight of staying, the total, and
+        the other states reached as a reduced table; None when it only stays.
+        Memoised per state: O(1) when known."""
+        got = self._moved.get(i)
+        if got is None:
             d = self._step(i)
             w = d.weights()
             stay = w.pop(i, 0)
-            if not w:  # absorbing: no model left to take the wound
-                moves[i] = None
-                continue
-            qi = Fraction(stay, d.denominator)
-            if q is None:
-                q = qi
-            elif qi != q:
-                return None
-            moves[i] = Dist.from_weights(w)
-            frontier.extend(j for j in w if j not in moves)
-        chain = [Dist.constant(i0)]
-        while any(moves[j] is not None for j in chain[-1].weights()):
-            chain.append(chain[-1].then(lambda j: moves[j] or Dist.constant(j)))
-        states = self._states
-        got = self._saved[i0] = (q or Fraction(0), [c.map(states.__getitem__) for c in chain])
+            moved = Dist.from_weights({self._states[j]: v for j, v in w.items()}) if w else None
+            got = self._moved[i] = (stay, d.denominator,
+                                    None if moved is None else (tuple(moved.weights().items()), moved.denominator))
         return got
 
     def certain_path(self, start: UnitState) -> tuple[list[UnitState], int] | None:
@@ -277,7 +296,14 @@ class IndexedKernel:
         applications the state is then path[min(position + k, last)], its
         counter cleared. The path is shared by the states on it (one list, each
         with its position): O(1) memoised, O(m) kernel calls the first time for
-        a path of m states."""
+        a path of m states.
+
+        The same states, in the same order, as :meth:`birth_chain` at p = 1,
+        but kept apart for what the shooting reads: its counters cleared (a
+        birth chain's count 0, 1, 2...; clearing them would build m states
+        per start), one list shared by every start on it (a birth chain is one
+        tuple per start, O(m^2) states over a path), and an absorbing start
+        is a path of one, not a chain at p = 0."""
         walked: list[UnitState] = []
         state = start
         while state not in self._paths:
@@ -313,14 +339,15 @@ class IndexedKernel:
         counter of c is that chain with every counter raised by c. O(m) kernel
         calls (memoised) once per state without its counter, not once per
         (state, counter); O(m) states built per (chain, counter)."""
-        chain = self._free_chain(replace(start, unsaved=0) if start.unsaved else start)
+        chain = self._free_chain(cleared(start))
         if chain is None or not start.unsaved:
             return chain
         key = (id(chain[0]), start.unsaved)
         got = self._shifted.get(key)
         if got is None or got[0] is not chain[0]:
             u = start.unsaved
-            got = self._shifted[key] = (chain[0], tuple(replace(s, unsaved=s.unsaved + u) for s in chain[0]))
+            got = self._shifted[key] = (chain[0],
+                                        tuple([UnitState(s.wounds, s.unsaved + u, s.marked) for s in chain[0]]))
         return got[1], chain[1]
 
     def _free_chain(self, start: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
@@ -337,15 +364,16 @@ class IndexedKernel:
             if len(nxt) != 1 or nxt[0].unsaved != 1:  # branches, or a kernel that counts no wound
                 self._births[state] = None
                 break
-            walked.append((state, Fraction(after[nxt[0]], d.denominator)))
-            state = replace(nxt[0], unsaved=0)
+            walked.append((state, self._interned(after[nxt[0]], d.denominator)))
+            state = cleared(nxt[0])
         for s, p in reversed(walked):
             rest = self._births[state]
             ok = rest is not None and rest[1] in (None, p)
-            self._births[s] = ((s, *(replace(r, unsaved=r.unsaved + 1) for r in rest[0])), p) if ok else None  # type: ignore[index]
+            shifted = [UnitState(r.wounds, r.unsaved + 1, r.marked) for r in rest[0]] if ok else []  # type: ignore[index]
+            self._births[s] = ((s, *shifted), p) if ok else None
             state = s
         got = self._births[start]
-        return None if got is None else (got[0], got[1] or Fraction(0))
+        return None if got is None else (got[0], self._interned(0, 1) if got[1] is None else got[1])
 
 
 def allocate_wounds(wounds: Dist, models: Sequence[AllocModel], choose: Recipient, damage: Damage,
