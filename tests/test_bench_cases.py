@@ -216,6 +216,17 @@ def test_docs_rows_of_a_partial_run_replace_or_join_their_group() -> None:
     assert _recount(merged) == "Targets met in this run: 2 of 3. Missed: c.y (t)."
 
 
+def test_the_simulation_paragraph_says_which_is_faster() -> None:
+    from bench.report import monte_carlo
+
+    def paragraph(exact: float, simulated: float) -> str:
+        return monte_carlo({"rows": [{"key": "h.assault", "exactodds": exact},
+                                     {"key": "h.assault_monte_carlo", "exactodds": simulated}]})
+
+    assert "so the exact answer is 2.0 times faster even for that one figure" in paragraph(0.040, 0.080)
+    assert "so the simulation is 1.5 times faster for that one figure" in paragraph(0.120, 0.080)
+
+
 def test_a_pair_is_timed_alternately_from_one_clear_each() -> None:
     from bench.timing import measure_pair
 
