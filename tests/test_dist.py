@@ -191,3 +191,12 @@ def test_binomial_of_a_count_too_long_to_write_is_refused_naming_the_bound() -> 
                             "the limit; raise it with the environment variable EXACTODDS_MAX_STATES if you have "
                             "the memory and time")
     assert isinstance(e.value, ValueError)
+
+
+def test_support_is_sorted_once_and_each_call_gets_its_own_list() -> None:
+    d = Dist.from_weights({(2, "b"): 1, 3: 2, (1, "a"): 3, "x": 1, 1: 1})
+    first = d.support()
+    assert first == [1, 3, "x", (1, "a"), (2, "b")]
+    first.append("not an outcome")
+    assert d.support() == [1, 3, "x", (1, "a"), (2, "b")]
+    assert d.support() is not d.support()

@@ -62,8 +62,9 @@ class Dist(Generic[T]):
     (a float), :meth:`median`, :meth:`expect` (E[func(X)]).
     """
 
-    __slots__ = ("_weights", "_total", "_hash")
+    __slots__ = ("_weights", "_total", "_hash", "_support")
     _hash: int | None
+    _support: list[T] | None
 
     _weights: dict[T, int]
     _total: int
@@ -75,6 +76,7 @@ class Dist(Generic[T]):
         self._weights = other._weights
         self._total = other._total
         self._hash = None
+        self._support = None
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -86,6 +88,7 @@ class Dist(Generic[T]):
         self._weights = weights
         self._total = total
         self._hash = None
+        self._support = None
         return self
 
     @classmethod
@@ -214,8 +217,12 @@ class Dist(Generic[T]):
         return dict(self._weights)
 
     def support(self) -> list[T]:
-        """The possible outcomes, sorted when they can be."""
-        return _sorted(self._weights)
+        """The possible outcomes, sorted when they can be (a new list; the sort is
+        kept, so showing an answer of many outcomes sorts them once). O(k log k)
+        the first time, O(k) after."""
+        if self._support is None:
+            self._support = _sorted(self._weights)
+        return list(self._support)
 
     def __len__(self) -> int:
         return len(self._weights)
