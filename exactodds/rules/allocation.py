@@ -28,6 +28,7 @@ from ..core import Dist, InputError, Kernel, iterate
 from ..dice import Target
 from ..core.checks import is_whole
 from ..core.limits import charge
+from ..core.tables import mix
 
 
 @dataclass(frozen=True)
@@ -197,11 +198,11 @@ def _through_or_saved(coin: tuple[int, int], through: Dist, state: UnitState) ->
     """``through`` (the states after the wound gets through) at chance n/d
     (``coin``), else ``state`` as it is: what ``Dist.bernoulli(n/d, True,
     False).then(...)`` gives (the same order, the reduced total, the work it
-    charges), without the merge's machinery. O(outcomes of ``through``)."""
+    charges), mixed as weight tables (:func:`~exactodds.core.tables.mix`; ``t``
+    is their least common total). O(outcomes of ``through``)."""
     n, d = coin
     t = through.denominator
-    out = {s: n * v for s, v in through.weights().items()}
-    out[state] = out.get(state, 0) + (d - n) * t
+    out, _ = mix([(n, (tuple(through.weights().items()), t)), (d - n, (((state, 1),), 1))])
     charge(len(through) + 1, d.bit_length() + t.bit_length())
     return Dist._make(out, d * t)
 
