@@ -138,12 +138,16 @@ class RoundEndings:
     (equal engagements are then told equal by identity), one record per unit
     state (:class:`_Side`), and one numbered ending per (states, decisive
     difference): a later round meets most of the charge's endings again.
-    Lives as long as the assault's steps (one run)."""
+    The endings name the engagements after the round by their numbers in
+    :attr:`numbers`, which both rounds' tables give. Lives as long as the
+    assault's steps (one run)."""
 
-    __slots__ = ("states", "kinds", "state_ids", "a_sides", "d_sides", "falls", "ends", "numbered", "scaled",
+    __slots__ = ("numbers", "states", "kinds", "state_ids", "a_sides", "d_sides", "falls", "ends", "numbered", "scaled",
                  "end_lists", "end_weights", "outcomes", "ends_at", "statuses_ids", "pair_ends")
 
     def __init__(self) -> None:
+        self.numbers: Numbering[Engagement] = Numbering()
+        """The engagements' numbers (the endings' and the rounds' tables')."""
         self.states: dict[UnitState, UnitState] = {}
         self.kinds: Numbering[tuple] = Numbering()
         self.state_ids: Numbering[UnitState] = Numbering()
@@ -165,7 +169,7 @@ class RoundEndings:
 
 
 def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False,
-                numbering: Numbering | None = None, shared: RoundEndings | None = None) -> RoundKernel:
+                shared: RoundEndings | None = None) -> RoundKernel:
     """One round of combat between locked units, as a kernel on
     :class:`Engagement`: the Initiative steps (as in
     :func:`~.fight.fight_pipeline`; ``charged``: the attacker charged this
@@ -178,12 +182,11 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     after the blows O(1); each ending (combat result, morale test, sweeping
     advance) once per (unit states, decisive difference), O(models). A round
     from a whole distribution of engagements (:meth:`RoundKernel.mixture`)
-    sums the rows on the endings and applies each ending once. ``numbering``:
-    the numbers its tables give the engagements (shared by the rounds of one
-    assault); ``shared``: the endings and unit states it shares with the other
-    rounds of the same two units (:class:`RoundEndings`)."""
-    numbers: Numbering[Engagement] = Numbering() if numbering is None else numbering
+    sums the rows on the endings and applies each ending once. ``shared``:
+    the engagements' numbers, endings and unit states it shares with the
+    other rounds of the same two units (:class:`RoundEndings`)."""
     shared = RoundEndings() if shared is None else shared
+    numbers = shared.numbers
     canonical = shared.states
     blows = Blows(attacker, defender, charged, difficult_terrain)
     a_models, d_models = attacker.expanded(), defender.expanded()
@@ -504,10 +507,10 @@ class Rounds:
     weight table, both numbering engagements alike (:attr:`numbering`)."""
 
     def __init__(self, attacker: Unit, defender: Unit, difficult_terrain: bool = False) -> None:
-        self.numbering: Numbering[Engagement] = Numbering()
         shared = RoundEndings()
-        self.charging = fight_round(attacker, defender, True, difficult_terrain, self.numbering, shared)
-        self.continuing = fight_round(attacker, defender, False, numbering=self.numbering, shared=shared)
+        self.numbering: Numbering[Engagement] = shared.numbers
+        self.charging = fight_round(attacker, defender, True, difficult_terrain, shared)
+        self.continuing = fight_round(attacker, defender, False, shared=shared)
 
     def table(self, e: Engagement) -> Table:
         """The round's weight table (:meth:`RoundKernel.table`)."""
