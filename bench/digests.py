@@ -5,7 +5,7 @@ the answers of the benchmark's cases unchanged.
     python bench/digests.py --cases h --write    # record them (before a change)
 
 Each case's exact answer (:func:`bench.cases.dist_answer`'s JSON, every
-weight and the total) is hashed with SHA-256; the Monte Carlo cases are
+weight and the total, the weights sorted by outcome) is hashed with SHA-256; the Monte Carlo cases are
 skipped (their answers are estimates). Exit status 1 when an answer differs
 from the recorded one.
 """
@@ -29,7 +29,11 @@ RECORD = ROOT / "bench" / "answers.json"
 
 
 def digest(answer: dict) -> str:
-    """SHA-256 of an answer's JSON (keys sorted)."""
+    """SHA-256 of an answer's JSON (keys sorted; a distribution's weights sorted by
+    outcome, so that the order in which an engine lists its outcomes, which is
+    not part of the answer, does not change the digest)."""
+    if isinstance(answer.get("weights"), list):
+        answer = {**answer, "weights": sorted(answer["weights"], key=lambda kw: json.dumps(kw[0]))}
     return hashlib.sha256(json.dumps(answer, sort_keys=True).encode()).hexdigest()
 
 

@@ -2,7 +2,9 @@
 each step's engagements written into worlds (:class:`~exactodds.rules.scenario.World`)
 and read back from them, and the fight rounds on the whole distribution of
 worlds at once (:func:`on_worlds`): the same distribution as the kernel
-applied world by world, its outcomes in the same order.
+applied world by world (a round's outcomes listed in the order of the
+engagements' numbers rather than of first appearance: a Dist's listing order
+is not part of its answer, which is shown sorted).
 
 A world of the two fighting units alone is decided by its engagement and
 its marks, so it is written once per (marks, engagement) for the whole
@@ -142,7 +144,8 @@ def on_worlds(kernel: Kernel, worlds: Worlds) -> Callable[[Dist], Dist]:
 
 def _merge_tables(dist: Dist, rounds: Rounds, worlds: Worlds) -> Dist:
     """``dist.then(rounds, join)`` from the rounds' weight tables: the same
-    distribution, its outcomes in the same order. O(sum of the tables' sizes)
+    distribution (from the rounds' mixture, its outcomes in the order of the
+    engagements' numbers; else in the same order). O(sum of the tables' sizes)
     big-integer multiply-adds (metered as :meth:`Dist.then` meters them), on
     the engagements' numbers when every world holds the two units alone and
     the same marks (each number written into a world once per assault), else
@@ -158,7 +161,7 @@ def _merge_tables(dist: Dist, rounds: Rounds, worlds: Worlds) -> Dist:
     elif all(len(w.units) == 2 and w.marks == marks for w in weights):  # O(worlds)
         items = [(worlds.seen(w), weight) for w, weight in weights.items()]
     mixed = None if items is None else _round_mixture(rounds, items)
-    if mixed is not None:  # the whole distribution at once, the same outcomes in the same order
+    if mixed is not None:  # the whole distribution at once, the same outcomes and weights
         out, records = _numbered_dist(mixed, worlds.numbered(rounds, first))
         worlds.last = None if records is None else (out, records)
         return out

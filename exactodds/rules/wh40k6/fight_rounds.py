@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from itertools import chain
 from fractions import Fraction
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from ...core import Dist
+from ...core.bigint import integers
 from ...core.limits import charge
 from ...core.tables import mix
 from ...dice import d6
@@ -341,8 +341,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         Initiative step's parts: per state before that step and each attacker's
         state after it, (its weight, the indices in ``end_lists`` of the endings
         its defender's states after the step reach, those states' weights (kept
-        per table)); the row's total, its number of entries, and the numbers of
-        the engagements after the round in its table's order. The weight of an
+        per table)); the row's total and its number of entries. The weight of an
         entry is its part's times its own (an index may come again: its weights
         add up). None with Concussive weapons or an ending of another
         denominator. O(states after the blows) look-ups of one integer key each
@@ -374,9 +373,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                                 return None
                 row.append((scale * va, tuple(found), vds))  # type: ignore[arg-type]
                 entries += len(found)
-        ends = chain.from_iterable(idx for _, idx, _ in row)
-        order = tuple(dict.fromkeys(chain.from_iterable(map(end_lists.__getitem__, ends))))
-        got = rows[e] = (tuple(row), total * lcm, entries, order)
+        got = rows[e] = (tuple(row), total * lcm, entries)
         return got
 
     def fused(e: Engagement) -> Table | None:
@@ -401,34 +398,37 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         on their ending (states, decisive difference of unsaved wounds) across
         the engagements before the endings are applied. Returns (number of the
         engagement after the round -> weight, over the caller's total x the
-        returned factor) and, per item, the numbers its :func:`table` lists, in
-        that order; None with Concussive weapons or an ending of another
-        denominator. O(each engagement's row) multiply-adds (:func:`row_of`,
-        memoised, so a later round from known engagements costs only these,
-        on a list indexed by ending; one more per part of a row), then
-        O(distinct endings x their outcomes): the endings are applied once per
-        round, not once per engagement."""
-        got = [row_of(e) for e, _ in items]
-        if None in got:
+        returned factor; in the order of the numbers) and that factor; None with
+        Concussive weapons or an ending of another denominator. O(each
+        engagement's row) multiply-adds (:func:`row_of`, memoised, so a later
+        round from known engagements costs only these, on a list indexed by
+        ending; one more per part of a row), then O(distinct endings x their
+        outcomes): the endings are applied once per round, not once per
+        engagement. With gmpy2 installed, a long loop adds GMP's integers
+        (:func:`~exactodds.core.bigint.integers`): the same integers."""
+        found = [row_of(e) for e, _ in items]
+        if None in found:
             return None
-        totals = {row[1] for row in got}  # type: ignore[index]
+        got = cast("list[Row]", found)
+        totals = {row[1] for row in got}
         common = math.lcm(*totals)
         scales = {total: common // total for total in totals}
-        acc = [0] * len(end_lists)
-        for (_, weight), (row, total, entries, _) in zip(items, got, strict=True):  # type: ignore[misc]
-            f = weight * scales[total]
+        # the big weights (and their sums) as gmpy2's integers when the loop is long enough
+        big = integers(sum(row[2] for row in got), max(w.bit_length() for _, w in items) + common.bit_length())
+        acc = [big(0)] * len(end_lists)
+        for (_, weight), (row, total, entries) in zip(items, got, strict=True):
+            f = big(weight * scales[total])
             charge(entries, f.bit_length())
             for sa, idx, vds in row:
                 g = f * sa
                 for i, x in zip(idx, vds):
                     acc[i] += g * x
-        out = [0] * len(numbers.values)
+        out = [big(0)] * len(numbers.values)
         for i, x in enumerate(acc):
             if x:
                 for end, v in zip(end_lists[i], end_weights[i]):
                     out[end] += x * v
-        return ({end: x for end, x in enumerate(out) if x}, common * ENDING_DENOMINATOR,
-                [row[3] for row in got])  # type: ignore[index]
+        return {end: int(x) for end, x in enumerate(out) if x}, common * ENDING_DENOMINATOR
 
     def merged(e: Engagement) -> Table:
         """The round from a locked engagement as a weight table: the blows
@@ -452,10 +452,10 @@ ENDING_DENOMINATOR = 36 * 36
 """A common multiple of the endings' totals: a morale test in 36ths, then a
 sweeping advance in 36ths."""
 
-Row = tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], int, int, tuple[int, ...]]
+Row = tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], int, int]
 """A round from one engagement up to the endings (see ``row_of`` in :func:`fight_round`)."""
 
-Mixture = tuple[dict[int, int], int, list[tuple[int, ...]]]
+Mixture = tuple[dict[int, int], int]
 """A round from many engagements at once (:meth:`RoundKernel.mixture`)."""
 
 Table = tuple[tuple[tuple[int, int], ...], int]
@@ -479,9 +479,9 @@ class RoundKernel:
 
     def mixture(self, items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights)
-        at once: (number -> weight over the items' total x the factor), the
-        factor, and per item its table's numbers in order; None when it is only
-        computed engagement by engagement (:meth:`table`)."""
+        at once: (number -> weight over the items' total x the factor, in the
+        order of the numbers) and the factor; None when it is only computed
+        engagement by engagement (:meth:`table`)."""
         return self._locked_mixture(items) if self._locked_mixture else None
 
     def table(self, e: Engagement) -> Table:
@@ -520,7 +520,8 @@ class Rounds:
         return (self.charging if e.just_charged else self.continuing)(e)
 
     def on_dist(self, dist: Dist) -> Dist:
-        """``dist.then(self)`` from :meth:`mixture` (the same outcomes, in the same order)."""
+        """``dist.then(self)`` from :meth:`mixture` (the same outcomes and weights;
+        the outcomes in the order of their numbers)."""
         pairs = self.mixture(list(dist.weights().items()))
         if pairs is None:
             return dist.then(self)
@@ -531,44 +532,40 @@ class Rounds:
                 passing: Callable[[int], int] | None = None) -> list[tuple[int, int]] | None:
         """The round from each of ``items`` (engagements, integer weights) at once,
         as (number of the engagement after the round, weight) pairs in the order
-        the items' tables list them (first appearance), over the items' total
-        times an unreduced factor; None when only tables serve
-        (:meth:`RoundKernel.mixture`). ``kinds``: each item's :func:`round_kind`
-        (found here when not given); ``passing``: the number of item k's
-        engagement when it passes through (not locked; numbered here when not
-        given). The locked engagements of each round (of the charge, a further
-        one) go through that round's :meth:`RoundKernel.mixture`, then those
-        passing through are numbered, in the items' order. O(items) plus the
-        rounds' mixtures."""
+        of the numbers, over the items' total times an unreduced factor; None
+        when only tables serve (:meth:`RoundKernel.mixture`). ``kinds``: each
+        item's :func:`round_kind` (found here when not given); ``passing``: the
+        number of item k's engagement when it passes through (not locked;
+        numbered here when not given). The locked engagements of each round (of
+        the charge, a further one) go through that round's
+        :meth:`RoundKernel.mixture`, then those passing through are numbered, in
+        the items' order. O(items log items) plus the rounds' mixtures."""
         if kinds is None:
             kinds = [round_kind(e) for e, _ in items]
         by_kind: tuple[list[int], ...] = ([], [], [], [])
         for k, kind in enumerate(kinds):
             by_kind[kind].append(k)
-        orders: list[tuple[int, ...]] = [()] * len(items)
         groups = []
         for kernel, locked, through in ((self.charging, by_kind[0], by_kind[1]),
                                         (self.continuing, by_kind[2], by_kind[3])):
-            got = kernel.mixture([items[k] for k in locked]) if locked else ({}, 1, [])
+            got = kernel.mixture([items[k] for k in locked]) if locked else ({}, 1)
             if got is None:
                 return None
-            out, f, locked_orders = got
-            for k, order in zip(locked, locked_orders, strict=True):
-                orders[k] = order
-            for k in through:
-                orders[k] = (passing(k) if passing else self.numbering.number(items[k][0]),)
-            groups.append((out, f, through))
+            numbered = [(passing(k) if passing else self.numbering.number(items[k][0]), items[k][1]) for k in through]
+            groups.append((*got, numbered))
         factor = math.lcm(*(f for _, f, _ in groups))
         total: dict[int, int] = {}
         put = total.get
-        for out, f, through in groups:
+        for out, f, numbered in groups:
             scale = factor // f
-            for i, x in out.items():
-                total[i] = put(i, 0) + x * scale
-            for k in through:
-                i = orders[k][0]
-                total[i] = put(i, 0) + items[k][1] * factor
-        return [(i, total[i]) for i in dict.fromkeys(chain.from_iterable(orders))]
+            if scale == 1 and not total:
+                total.update(out)
+            else:
+                for i, x in out.items():
+                    total[i] = put(i, 0) + x * scale
+            for i, w in numbered:
+                total[i] = put(i, 0) + w * factor
+        return sorted(total.items())
 
 
 def round_kind(e: Engagement) -> int:

@@ -1,0 +1,41 @@
+"""Big integers for long multiply-add loops: gmpy2's where the loop repays its import,
+Python's elsewhere, and the same integers either way."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from exactodds.core import bigint
+
+
+def test_a_short_loop_keeps_python_integers() -> None:
+    assert bigint.integers(1_000, 640) is int
+    assert bigint.integers(10, 10 ** 6) is int  # 10 x 15,625 limbs: under the threshold
+
+
+def test_a_long_loop_takes_gmpy2_where_installed() -> None:
+    gmpy2 = pytest.importorskip("gmpy2")
+    assert bigint.integers(100_000, 1_000) is gmpy2.mpz
+    assert bigint.integers(6_250, 4_096) is gmpy2.mpz  # exactly MPZ_WORK limb-terms
+
+
+def test_without_gmpy2_a_long_loop_keeps_python_integers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bigint, "_mpz", [None])
+    assert bigint.integers(10 ** 6, 10 ** 4) is int
+
+
+def test_the_same_sums_either_way() -> None:
+    """The loop's multiply-adds, on a 2,000-bit factor and 100-bit terms, give the same
+    integers on gmpy2's type as on Python's (and convert back to equal ints)."""
+    gmpy2 = pytest.importorskip("gmpy2")
+    rng = random.Random(7)
+    f = rng.getrandbits(2_000) | 1
+    terms = [(rng.randrange(20), rng.getrandbits(100)) for _ in range(500)]
+    plain, fast = [0] * 20, [gmpy2.mpz(0)] * 20
+    for i, x in terms:
+        plain[i] += f * x
+        fast[i] += gmpy2.mpz(f) * x
+    assert [int(v) for v in fast] == plain and all(type(int(v)) is int for v in fast)
+    assert plain[0] == f * sum(x for i, x in terms if i == 0)
