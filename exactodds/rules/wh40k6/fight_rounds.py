@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple, cast
 
 from ...core import Dist
 from ...core.bigint import integers
@@ -392,22 +392,6 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                     out[end] = put(end, 0) + x * v
         return tuple(out.items()), got[1] * ENDING_DENOMINATOR
 
-    in_big: dict[int, tuple] = {}
-
-    def converted(row: tuple, big: Callable[[int], Any]) -> tuple:
-        """A row's entries with their weights as ``big`` integers; the
-        defender's weights converted once per table. Kept per row. O(1) when known."""
-        got = in_big.get(id(row))
-        if got is None or got[0] is not row:
-            tables = []
-            for _, _, vds in row:
-                known = in_big.get(id(vds))
-                if known is None or known[0] is not vds:
-                    known = in_big[id(vds)] = (vds, tuple(map(big, vds)))
-                tables.append(known[1])
-            got = in_big[id(row)] = (row, tuple((big(sa), idx, zs) for (sa, idx, _), zs in zip(row, tables)))
-        return got[1]
-
     def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights
         over a total the caller keeps) at once: states after the blows merged
@@ -435,8 +419,6 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         for (_, weight), (row, total, entries) in zip(items, got, strict=True):
             f = big(weight * scales[total])
             charge(entries, f.bit_length())
-            if big is not int:  # the row's small weights as that type too (else each product converts them)
-                row = converted(row, big)
             for sa, idx, vds in row:
                 g = f * sa
                 for i, x in zip(idx, vds):
