@@ -185,15 +185,29 @@ def _recount(rows: list[str]) -> str:
     return out + (" Missed: " + "; ".join(missed) + "." if missed else "")
 
 
-def page_text(report: dict, curves_md: str, images: list[Path]) -> str:
-    """The whole docs page."""
+KEPT = (("## Why exactodds is fast on these questions\n", "## The calculator page\n"),
+        ("<!-- /pyodide-timings -->\n", "## How cost grows\n"))
+"""Spans of the page (from one line to the next) written by hand: the analysis of
+each round's measurements. A full rewrite takes them from the page as it is."""
+
+
+def page_text(report: dict, curves_md: str, images: list[Path], page: Path = PAGE) -> str:
+    """The whole docs page: the template filled in, with the spans of :data:`KEPT`
+    as ``page`` holds them (the template's stand-ins when it has none)."""
     m = report["machine"]
     load = ", ".join(f"{x:.2f}" for x in m["load"]) if m.get("load") else "?"
     versions = ", ".join(f"{k} {v}" for k, v in m.get("versions", {}).items())
     pics = "\n\n".join(f"![{p.stem}](img/{p.name})" for p in images)
-    return PAGE_TEMPLATE.format(when=m["when"], platform=m["platform"], cpus=m["cpus"], load=load,
+    text = PAGE_TEMPLATE.format(when=m["when"], platform=m["platform"], cpus=m["cpus"], load=load,
                                 versions=versions, table=md_table(table_rows(report)),
                                 verdict=verdict(report), curves=curves_md, pictures=pics, pyodide=pyodide_section())
+    old = page.read_text() if page.exists() else ""
+    for start, end in KEPT:
+        if start in old and end in old[old.index(start):] and start in text:
+            i, j = old.index(start), old.index(end, old.index(start))
+            k, l = text.index(start), text.index(end, text.index(start))
+            text = text[:k] + old[i:j] + text[l:]
+    return text
 
 
 def pyodide_section() -> str:
@@ -303,122 +317,9 @@ quarter of that.
 
 ## Why exactodds is fast on these questions
 
-| case | exactodds's algorithm | cost |
-|---|---|---|
-| (a), (c) | binomial closed form `C(n,k) s^k f^(n-k)` over Python integers; a reroll only changes the one-die chance (BS 7: 8/9) | O(n) big-integer products |
-| (b) joint | rows `Q_m = C(n,m) A^m C^(n-m)` of the two-attribute generating function, each from the previous one by one multiply and one exact synthetic division (`dice/attributes.py`) | O(n^2) small-by-big integer operations; the answer has (n+1)^2 outcomes |
-| (b) Hell Dorado | only the tail "even >= odd" is needed: Horner's rule on polynomials packed into single big integers | O(n) big-integer operations |
-| (d) 40K | hits and wounds by binomials, then wound allocation as a Markov chain on the unit's state, equal states merged after every wound, the wound kernel memoised per state | O(wounds x unit states) |
-| (e) Horus Heresy | the same chain per fire group, with criticals, mitigation and the defender's choice of model | O(wounds x unit states) per group |
-| (f) start-up | sympy, scipy and matplotlib imported lazily, only where used | - |
-
-The peers are general engines: icepool evaluates a multiset outcome by
-outcome over a state space, dyce and icepool's `@` sum n dice by repeated
-convolution; both are exact and far more general, and both pay for it here.
-
-## The cost of a question
-
-Two families of cases time what exactodds does around the dice, each against
-its own reference in the same run:
-
-- **g.sweep1000** against **g.dice1000**: 1,000 cheap `pool` questions (1 to
-  100 dice, 2+ to 6+, rerolling failed dice or not) swept in this process
-  (`scheduler="local"`, rows written as CSV), against the same 1,000
-  distributions from the dice functions (`successes`,
-  `reroll_failed_chance`) in a loop. Target: the sweep within 3 times the
-  dice. Per row the sweep builds and checks the query from the grid's
-  values, keys it, computes the answer and its mean, the row's figures (one
-  sorted pass over the integer weights serves every tail and quantile) and
-  its CSV cells; rows are written and flushed once per finished task.
-- **i.NAME.answer** against **i.NAME.step**: the answer's JSON from the
-  command's parameters (what `exactodds ... --format json` does after the
-  interpreter starts) against the rule step alone. Target: the answer's own
-  cost, (answer - step) / step, within 3. The JSON is written straight from
-  the integer weights (each `p` reduced by one gcd, each `p_float` one
-  correctly rounded division), the same bytes as `json.dumps(..., indent=2)`
-  of the exact fractions. When the step is a single binomial (60 dice,
-  tens of microseconds), writing its 61 exact fractions and floats as text
-  costs more than computing them.
-
-## Battles: exact against simulation
-
-Group (h) of the table also times whole engagements at the size of real
-battles (the files are in `bench/scenarios/` and `bench/units/`), and for
-each assault and the 20-turn exchange the numpy Monte Carlo a user would write instead
-(`bench/cases/monte_carlo.py`), run until the standard error of
-P(defender destroyed) is 1e-3, its calls alternating with the exact case's.
-`python bench/digests.py --cases h` checks that every exact answer is the
-one recorded in `bench/answers.json` (SHA-256 of every weight and the
-total). Each was recorded with the code before the changes below and is
-unchanged, except h.gets_hot_fire, which the code before refused at the
-default limit: its answer was checked byte for byte on smaller units of
-three Gets Hot groups.
-
-CPU seconds (`time.process_time`, the least of two runs, so that the other
-processes of a loaded machine weigh less; load average 5 to 7 on 2 cores,
-2026-12-02):
-
-| case | question | exact | Monte Carlo (assaults run) | exact / Monte Carlo |
-|---|---|---|---|---|
-| h.assault | 20 Orks charge 10 Marines, 3 rounds | 0.52 s | 0.13 s (80,000) | 4 |
-| h.orks30_marines_5 | 30 Orks charge 10 Marines, 5 rounds | 1.2 s | 0.32 s (160,000) | 4 |
-| h.orks30_guard_3 | 30 Orks charge 20 Guardsmen, 3 rounds | 1.7 s | 0.19 s (240,000) | 9 |
-| h.orks40_guard_5 | 40 Orks charge 20 Guardsmen, 5 rounds | 4.0 s | 0.23 s (260,000) | 18 |
-| h.hh3_20_turns | Horus Heresy: tacticals and heavies exchange fire, 20 turns | 2.0 s before, 0.86 s after | 0.15 s (80,000) | 6 |
-| h.gets_hot_fire | `40k6 fire`: three Gets Hot groups of six 3-Wound models at 20 Orks | refused before (after over a minute), 0.09 s after | - | - |
-
-Every Monte Carlo estimate lies within one standard error of the exact
-probability (P(defender destroyed): 0.0746, 0.1928, 0.3339, 0.5228; the
-heavies destroyed by turn 20: 0.9208). The
-exact answer is every end state at once, with no error to report; a
-simulation to a standard error of 1e-4 needs 100 times as many assaults.
-
-**What bought which factor.**
-
-- *Gets Hot across weapon groups* (`rules/wh40k6/firing.py`): the firing
-  unit's state held each model's wounds, so three groups of six 3-Wound
-  models made up to 4^6 loss tuples per group and their product across
-  groups; the question was refused ("about 2,423,084 states") after running
-  for over a minute. `40k6 fire` reads only how many firing models were lost, so a
-  group whose models fire no other Gets Hot weapon now counts its models
-  removed (a volley over (hits, models removed), O(k^2 x H) for k models and
-  H + 1 hit totals) and takes them as the group's first models in play: 7
-  firing states per group. The answer is the same joint (casualties, firing
-  models lost); scenarios, where the firing unit's wounded models matter
-  later, keep every model's wounds.
-- *Horus Heresy exchanges* (`rules/hh3/exchange.py`): each product of the
-  attack and the return fire wrote both results into the world, reading and
-  re-sorting the status texts each time (63% of the time). Each attack's
-  results are now landed once per world (state and status text), equal
-  states shared, and the products only build worlds: 2.3 to 3 times faster.
-- The 20-turn exchange already runs under the default limit of 2,000,000
-  states (its bound is 966,504), and so does 40 Orks against 20 Guardsmen
-  over 5 rounds; no bound was changed.
-
-**What bounds the assaults.** A profile of h.orks30_guard_3 (cProfile, own
-time per function; the same before and after):
-
-| share | where |
-|---|---|
-| 34% | merging distributions (`Dist.then`, `combine`, `_reduce` in `core/`) |
-| 19% | built-ins called by those and by the fight's memos (`dict.get` alone 14%) |
-| 19% | the fight engine's kernels (`rules/wh40k6/engagement.py`, `fight.py`, `casualties.py`) |
-| 8% | writing engagements back into worlds (`rules/wh40k6/steps.py`) |
-| 8% | unit states (hashing 6%, building, allocation) |
-| 9% | the rest (imports, reading the files) |
-
-The merges add 850,000 weighted outcomes (273,000 of them when the worlds
-take back the round's engagements, 197,000 when a round's blows meet its
-combat result and morale), about one microsecond each, most of it the
-dictionary itself: replaying those merges with the other ways of adding to
-a dictionary (`in` then `+=`, sums kept in one-item lists to hash a repeated
-outcome once) measured no faster, so `Dist.then` is as it was. The weights
-stay under 1,000 bits, so faster big integers (gmpy2, python-flint) would
-shorten only the multiplications, about a tenth of a merge: not adopted. The
-number of outcomes merged is set by the fight engine's steps: fewer would
-need the round's kernels to merge their outcomes before they are written
-into worlds (for instance the morale and sweeping-advance statuses before
-the join), which is in the fight modules, not in the merging.
+(The sections from here to "The calculator page" are written by hand in
+docs/performance.md, with each round's measurements and what bought them;
+a full rewrite of the page keeps them as they are there.)
 
 ## The calculator page
 

@@ -227,6 +227,23 @@ def test_the_simulation_paragraph_says_which_is_faster() -> None:
     assert "so the simulation is 1.5 times faster for that one figure" in paragraph(0.120, 0.080)
 
 
+def test_a_full_rewrite_of_the_docs_keeps_the_hand_written_analysis(tmp_path: Path) -> None:
+    """The page's analysis (from "Why exactodds is fast" to "The calculator page", and
+    the text after the page's timings) is kept from the page as it is; without a page,
+    the template's stand-ins."""
+    from bench.report import KEPT, page_text
+
+    report = {"machine": {"when": "now", "platform": "p", "cpus": 2, "load": None}, "rows": []}
+    (start, end), (after, curves) = KEPT
+    page = tmp_path / "performance.md"
+    page.write_text(f"# Performance\n\n{start}\nBY HAND ONE\n\n{end}\nx\n{after}\nBY HAND TWO\n\n{curves}\n")
+    text = page_text(report, "CURVES", [], page)
+    assert f"{start}\nBY HAND ONE\n\n{end}" in text and f"{after}\nBY HAND TWO\n\n{curves}" in text
+    assert "CURVES" in text and text.count(start) == 1
+    alone = page_text(report, "CURVES", [], tmp_path / "none.md")
+    assert "BY HAND" not in alone and "are written by hand in" in alone
+
+
 def test_a_pair_is_timed_alternately_from_one_clear_each() -> None:
     from bench.timing import measure_pair
 
