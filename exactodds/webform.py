@@ -40,6 +40,7 @@ from .commands.kinds import (Choice, Count, Faces, Flag, Inches, Kind, KindError
 from .commands.registry import rule_systems
 from .core.checks import JSON_STRINGS, MAX_NESTING, bracket_depth, deep_nesting, long_number, too_long_number
 from .core.kinds import quoted
+from .core.limits import decimal_digits
 from .render import TABLE_ROWS, Gap, decimal, display_items, figure_text, outcome_label, shown_rows
 
 MAX_EXACT = 600
@@ -388,7 +389,7 @@ def answer_data(answer: Answer) -> dict[str, Any]:
         rows.append(row)
     index = {id(x): i for i, (x, _) in enumerate(items)}
     window, gaps = [], []
-    for shown in shown_rows(answer.dist, TABLE_ROWS):
+    for shown in shown_rows(answer.dist, TABLE_ROWS, items):
         if isinstance(shown, Gap):
             gaps.append({"where": shown.where, "count": shown.count, "text": shown.text()})
         else:
@@ -457,11 +458,12 @@ def _marginals(items: list[tuple[Any, Fraction]]) -> list[dict[str, Any]]:
 
 
 def _exact(p: Fraction) -> str:
-    """``num/den``, or ``(N digits)`` past :data:`MAX_EXACT` characters."""
-    text = frac_str(p)
-    if len(text) <= MAX_EXACT:
-        return text
-    return f"({len(str(p.numerator)) + len(str(p.denominator))} digits)"
+    """``num/den``, or ``(N digits)`` past :data:`MAX_EXACT` characters (its sign
+    counted as a digit); the digits counted without writing a long fraction out."""
+    digits = decimal_digits(p.numerator) + (p.numerator < 0) + decimal_digits(p.denominator)
+    if digits + 1 <= MAX_EXACT:
+        return frac_str(p)
+    return f"({digits} digits)"
 
 
 def run(request: Mapping[str, Any], base: Path | None = None) -> dict[str, Any]:

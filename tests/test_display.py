@@ -140,6 +140,25 @@ def test_decimals_have_4_significant_digits(value: F, text: str) -> None:
     assert decimal(value) == text
 
 
+@given(st.integers(1, 10 ** 700), st.integers(1, 10 ** 700))
+@settings(max_examples=300, deadline=None)
+def test_the_scientific_form_is_exact(num: int, den: int) -> None:
+    """p = m x 10^e with 1 <= m < 10, for any size of numerator and denominator."""
+    from exactodds.render.numbers import _scientific
+
+    p = F(num, den)
+    m, e = _scientific(p, 4)
+    assert 1 <= m < 10 and m * F(10) ** e == p
+
+
+@pytest.mark.parametrize("p, m, e", [(F(1), F(1), 0), (F(10), F(1), 1), (F(999, 100), F(999, 100), 0),
+                                     (F(1, 10), F(1), -1), (F(99, 1000), F(99, 10), -2), (F(10 ** 50 + 1, 10 ** 3), F(10 ** 50 + 1, 10 ** 50), 47)])
+def test_the_scientific_form_at_powers_of_ten(p: F, m: F, e: int) -> None:
+    from exactodds.render.numbers import _scientific
+
+    assert _scientific(p, 4) == (m, e)
+
+
 def test_tiny_probabilities_do_not_read_as_zero() -> None:
     for k in range(6, 2000, 37):  # 7^-6 ~ 8.5e-06 down to 7^-1995, far below the smallest float
         text = decimal(F(1, 7**k))

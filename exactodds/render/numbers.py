@@ -10,6 +10,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from ..core.limits import decimal_digits
+
 LONG_FRACTION = 28
 """Fractions longer than this many characters are shortened in tables and
 reprs (the exact value stays in the HTML cell's tooltip, in JSON and CSV, in
@@ -21,14 +23,17 @@ SHORT_FRACTION = 16
 
 
 def _scientific(p: Fraction, digits: int) -> tuple[Fraction, int]:
-    """``(m, e)`` with ``p = m * 10**e`` and ``1 <= m < 10``, exactly (any size of p > 0)."""
-    e = len(str(p.numerator)) - len(str(p.denominator))
-    m = p / Fraction(10) ** e
-    while m >= 10:
-        m, e = m / 10, e + 1
-    while m < 1:
-        m, e = m * 10, e - 1
-    return m, e
+    """``(m, e)`` with ``p = m * 10**e`` and ``1 <= m < 10``, exactly (any size of p > 0).
+
+    The exponent from the counts of digits (``10**(e - 1) < p < 10**(e + 1)`` for
+    ``e`` their difference) and one comparison on integers; ``m`` one reduced
+    fraction. O(digits) beyond one gcd: no number is written out.
+    """
+    n, d = p.numerator, p.denominator
+    e = decimal_digits(n) - decimal_digits(d)
+    if (n < d * 10**e) if e >= 0 else (n * 10**-e < d):
+        e -= 1
+    return (Fraction(n, d * 10**e) if e >= 0 else Fraction(n * 10**-e, d)), e
 
 
 def decimal(p: Fraction | float) -> str:
@@ -63,7 +68,7 @@ def decimal(p: Fraction | float) -> str:
 
 def fraction_digits(p: Fraction) -> int:
     """The number of digits of a fraction's numerator and denominator together."""
-    return len(str(abs(p.numerator))) + (0 if p.denominator == 1 else len(str(p.denominator)))
+    return decimal_digits(p.numerator) + (0 if p.denominator == 1 else decimal_digits(p.denominator))
 
 
 def figure_parts(value: Any, exact: bool = False, hint: str = "--exact") -> tuple[str, str]:

@@ -117,7 +117,8 @@ class Gap:
         return f"… {what}, total {shown}"
 
 
-def shown_rows(dist: Any, max_rows: int = MAX_ROWS) -> list[tuple[Any, Fraction] | Gap]:
+def shown_rows(dist: Any, max_rows: int = MAX_ROWS,
+               items: list[tuple[Any, Fraction]] | None = None) -> list[tuple[Any, Fraction] | Gap]:
     """The ``(outcome, p)`` pairs to show, with :class:`Gap` markers for hidden runs.
 
     Up to ``max_rows`` outcomes are all shown. Beyond that, for numeric
@@ -127,9 +128,11 @@ def shown_rows(dist: Any, max_rows: int = MAX_ROWS) -> list[tuple[Any, Fraction]
     negligible ends, with a gap ``below`` and one ``above``; for other
     outcomes the ``max_rows`` most likely are kept in display order
     (:func:`display_items`) and one ``other`` gap at the end sums the rest
-    (O(k log k)).
+    (O(k log k)). ``items``: :func:`display_items` of ``dist`` when the caller
+    has them already.
     """
-    items = display_items(dist)
+    if items is None:
+        items = display_items(dist)
     if len(items) <= max_rows:
         return list(items)
     # every p over the distribution's one denominator: sums and comparisons on
