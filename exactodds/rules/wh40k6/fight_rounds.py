@@ -414,7 +414,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         common = math.lcm(*totals)
         scales = {total: common // total for total in totals}
         # the big weights (and their sums) as gmpy2's integers when the loop is long enough
-        big = integers(sum(row[2] for row in got), max(w.bit_length() for _, w in items) + common.bit_length())
+        bits = max((w.bit_length() for _, w in items), default=0) + common.bit_length()
+        big = integers(sum(row[2] for row in got), bits)
         acc = [big(0)] * len(end_lists)
         for (_, weight), (row, total, entries) in zip(items, got, strict=True):
             f = big(weight * scales[total])
