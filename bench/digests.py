@@ -5,9 +5,9 @@ the answers of the benchmark's cases unchanged.
     python bench/digests.py --cases h --write    # record them (before a change)
 
 Each case's exact answer (:func:`bench.cases.dist_answer`'s JSON, every
-weight and the total, the weights sorted by outcome) is hashed with SHA-256; the Monte Carlo cases are
-skipped (their answers are estimates). Exit status 1 when an answer differs
-from the recorded one.
+weight and the total, the weights sorted by outcome) is hashed with SHA-256;
+the Monte Carlo cases are skipped (their answers are estimates). Exit status
+1 when an answer differs from the recorded one.
 """
 
 from __future__ import annotations
