@@ -23,7 +23,7 @@ def _seen(w: World) -> _Seen:
 
 def test_numbered_weights_are_reduced_in_the_order_of_the_numbers() -> None:
     records = [_seen(_world((1,), (1,))), _seen(_world((0,), (1,))), _seen(_world((1,), (0,)))]
-    dist, kept = _numbered_dist([(2, 9), (0, 6), (1, 3)], records.__getitem__)
+    dist, kept = _numbered_dist([(2, 9), (0, 6), (1, 3)], lambda numbers: [records[i] for i in numbers])
     assert list(dist.weights().items()) == [(records[2].world, 3), (records[0].world, 2), (records[1].world, 1)]
     assert dist.denominator == 6
     assert kept == [records[2], records[0], records[1]]
@@ -31,7 +31,8 @@ def test_numbered_weights_are_reduced_in_the_order_of_the_numbers() -> None:
 
 def test_two_numbers_writing_one_world_add_their_weights() -> None:
     a, b = _world((1,), (1,)), _world((0,), (1,))
-    dist, kept = _numbered_dist([(0, 6), (1, 3), (2, 9)], [_seen(a), _seen(b), _seen(a)].__getitem__)
+    records = [_seen(a), _seen(b), _seen(a)]
+    dist, kept = _numbered_dist([(0, 6), (1, 3), (2, 9)], lambda numbers: [records[i] for i in numbers])
     assert list(dist.weights().items()) == [(a, 5), (b, 1)]
     assert dist.to_fractions() == {a: F(5, 6), b: F(1, 6)}
     assert kept is None

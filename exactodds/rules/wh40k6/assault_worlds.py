@@ -78,7 +78,7 @@ class Worlds:
     def __init__(self, a: int, d: int) -> None:
         self.a, self.d = a, d
         self._written: dict[tuple[tuple[tuple[int, int], ...], Engagement], World] = {}
-        self._numbered: dict[tuple[int, tuple[tuple[int, int], ...]], dict[int, _Seen]] = {}
+        self._numbered: dict[tuple[int, tuple[tuple[int, int], ...]], list[_Seen | None]] = {}
         # id(world) -> what is read from it; the record holds the world, so its id is not reused
         self._seen: dict[int, _Seen] = {}
         self.last: tuple[Dist, list[_Seen]] | None = None
@@ -110,21 +110,26 @@ class Worlds:
             got = self._written[key] = self._new(w, e).world
         return got
 
-    def numbered(self, rounds: Rounds, w: World) -> Callable[[int], _Seen]:
-        """The record of the world of the engagement numbered ``i`` by ``rounds``
-        written into ``w`` (a world of the two units alone), per number: O(1)
-        when known (a world equal to one :meth:`join` wrote may be written
-        again: equal worlds are one outcome)."""
-        records = self._numbered.setdefault((id(rounds), w.marks), {})
+    def numbered(self, rounds: Rounds, w: World) -> Callable[[list[int]], list[_Seen]]:
+        """The records of the worlds of the engagements numbered ``i`` by
+        ``rounds`` written into ``w`` (a world of the two units alone), for a
+        list of numbers: O(1) each when known (a world equal to one
+        :meth:`join` wrote may be written again: equal worlds are one outcome)."""
+        records = self._numbered.setdefault((id(rounds), w.marks), [])  # per number; None: not written yet
         ends = rounds.numbering.values
 
-        def record(i: int) -> _Seen:
-            got = records.get(i)
-            if got is None:
-                got = records[i] = self._new(w, ends[i])
-            return got
+        def records_of(numbers: list[int]) -> list[_Seen]:
+            if len(records) < len(ends):
+                records.extend([None] * (len(ends) - len(records)))
+            got = list(map(records.__getitem__, numbers))
+            if None in got:
+                for k, known in enumerate(got):
+                    if known is None:
+                        i = numbers[k]
+                        got[k] = records[i] = self._new(w, ends[i])
+            return got  # type: ignore[return-value]
 
-        return record
+        return records_of
 
 
 def on_worlds(kernel: Kernel, worlds: Worlds) -> Callable[[Dist], Dist]:
@@ -194,9 +199,11 @@ def _round_mixture(rounds: Rounds, items: list[tuple[_Seen, int]]) -> list[tuple
                           lambda k: items[k][0].number_in(rounds.numbering))
 
 
-def _numbered_dist(pairs: list[tuple[int, int]], record: Callable[[int], _Seen]) -> tuple[Dist, list[_Seen] | None]:
-    """The Dist over the worlds of ``record(i)`` of (engagement number i,
-    positive weight) pairs with distinct numbers, in their order (equal worlds
+def _numbered_dist(pairs: list[tuple[int, int]],
+                   records_of: Callable[[list[int]], list[_Seen]]) -> tuple[Dist, list[_Seen] | None]:
+    """The Dist over the worlds of the records of (engagement number i,
+    positive weight) pairs with distinct numbers (``records_of``: the records
+    of a list of numbers, :meth:`Worlds.numbered`), in their order (equal worlds
     merged), and the records in the Dist's order (None when two numbers wrote
     one world). The weights reduced on the list before the worlds are hashed
     (one dict built): O(pairs) look-ups and big-integer gcds and divisions."""
@@ -204,7 +211,7 @@ def _numbered_dist(pairs: list[tuple[int, int]], record: Callable[[int], _Seen])
     g = math.gcd(*values)
     if g > 1:
         values = list(map(g.__rfloordiv__, values))
-    records = list(map(record, [i for i, _ in pairs]))
+    records = records_of([i for i, _ in pairs])
     out = dict(zip([r.world for r in records], values))
     if len(out) == len(pairs):  # one world per number: the weights as they are, reduced (gcd 1)
         return Dist._make(out, sum(values), reduce=False), records

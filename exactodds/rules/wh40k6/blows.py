@@ -21,7 +21,7 @@ on a tie. When it strikes does not enter the choice.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -291,6 +291,22 @@ class Striker:
                 got = (tuple(states.items()), total)
             self._runs[key] = got
         return got
+
+    def run_tables(self, steps: tuple[int, ...], pairs: Iterable[tuple[UnitState, UnitState]], choice: Choice,
+                   slow: frozenset[int]) -> list[Table]:
+        """:meth:`run_table` for each (own state, target state) of ``pairs``, in
+        order: the tables known read here, one call for all of a round's
+        states before its last step. O(1) each when known."""
+        if len(steps) != 1:
+            return [self.run_table(steps, own, foe, choice, slow) for own, foe in pairs]
+        i = steps[0]
+        who_of, tables, table = self._who, self._tables, self._table
+        out = []
+        for own, foe in pairs:
+            who = who_of.get((i, own, choice, slow)) or self._strikers(i, own, choice, slow)
+            got = None if who[3] else tables.get((i, who[4], foe))
+            out.append(got or table(i, who, own, foe, choice, slow))
+        return out
 
     def _chain_table(self, who: tuple, foe: UnitState) -> Table | None:
         """:meth:`_blows` as a table, without a Dist, when the lines striking

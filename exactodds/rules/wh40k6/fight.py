@@ -36,7 +36,7 @@ silent (all documented in docs/wh40k6.md):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -47,6 +47,7 @@ from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...core.limits import charge, work_meter
 from ..allocation import UnitState
 from .blows import CHARGE_BONUS, COUNTER_ATTACK_BONUS, RAGE_BONUS, Choice, Striker
+from .chain_tables import Table
 from .casualties import start_state
 from .morale import FAIL, test_against
 from .units import Melee, Unit, require_type
@@ -237,29 +238,35 @@ class Blows:
         outcomes) multiply-adds each."""
         key, first = self._plan(start)
         a_choice, d_choice, a_slow, d_slow = key
-        states: dict[tuple[UnitState, UnitState], int] = {(first.attacker, first.defender): 1}
+        # the states before the next step and their weights, in order
+        states: list[tuple[UnitState, UnitState]] = [(first.attacker, first.defender)]
+        weights: list[int] = [1]
         total = 1
         runs = self._groups(key) if not (self.a.concussive or self.d.concussive) else [
             ((i,), "") for i in self._initiatives(key)]
         parts: list[Part] = [(1, 1, ((first.attacker, 1),), ((first.defender, 1),))]
         lcm = 1
         a_table, d_table = self.a.strike_table, self.d.strike_table
-        a_run, d_run = self.a.run_table, self.d.run_table
+        a_runs, d_runs = self.a.run_tables, self.d.run_tables
         a_same, d_same = self.a.unchanged, self.d.unchanged
         for n, (steps, side) in enumerate(runs):
             parts, lcm, terms = [], 1, 0
             append = parts.append
             i = steps[0]
-            for (att, dfd), w in states.items():
-                if side == "a":  # the defender strikes at none of these steps: it leaves the attacker as it is
-                    on_d, d_total = a_run(steps, att, dfd, a_choice, a_slow)
-                    on_a, a_total = d_same(att)
-                elif side == "d":
-                    on_d, d_total = a_same(dfd)
-                    on_a, a_total = d_run(steps, dfd, att, d_choice, d_slow)
-                else:
-                    on_d, d_total = a_table(i, att, dfd, a_choice, a_slow)
-                    on_a, a_total = d_table(i, dfd, att, d_choice, d_slow)
+            # each state's blows: the attacker's states after them (the defender's blows)
+            # and the defender's, in the order of the states
+            on_as: Iterable[Table]
+            on_ds: Iterable[Table]
+            if side == "a":  # the defender strikes at none of these steps: it leaves the attacker as it is
+                on_ds = a_runs(steps, states, a_choice, a_slow)
+                on_as = map(d_same, [att for att, _ in states])
+            elif side == "d":
+                on_ds = map(a_same, [dfd for _, dfd in states])
+                on_as = d_runs(steps, [(dfd, att) for att, dfd in states], d_choice, d_slow)
+            else:
+                on_ds = [a_table(i, att, dfd, a_choice, a_slow) for att, dfd in states]
+                on_as = [d_table(i, dfd, att, d_choice, d_slow) for att, dfd in states]
+            for w, (on_a, a_total), (on_d, d_total) in zip(weights, on_as, on_ds, strict=True):
                 den = a_total * d_total
                 append((w, den, on_a, on_d))
                 if lcm % den:
@@ -268,7 +275,8 @@ class Blows:
             charge(terms, total.bit_length() + lcm.bit_length())
             if n == len(runs) - 1:
                 break
-            states, total = _product(parts, lcm), total * lcm
+            states, weights = _product_lists(parts, lcm)
+            total *= lcm
         return parts, lcm, total
 
     def _step(self, i: int, a_choice: Choice, d_choice: Choice, a_slow: frozenset[int], d_slow: frozenset[int],
@@ -293,6 +301,19 @@ Part = tuple[int, int, tuple[tuple[UnitState, int], ...], tuple[tuple[UnitState,
 """A state before an Initiative step and the step's blows from it: its weight,
 the blows' denominator, the attacker's states after them and the defender's
 (each with its integer weight over that denominator's factor)."""
+
+
+def _product_lists(parts: list[Part], lcm: int) -> tuple[list[tuple[UnitState, UnitState]], list[int]]:
+    """:func:`_product` as its states and their weights, in the same order. From
+    one state before the step (a round's first) no two products meet: they are
+    listed as they come, without a merge. O(terms) big-integer multiply-adds."""
+    if len(parts) > 1:
+        merged = _product(parts, lcm)
+        return list(merged), list(merged.values())
+    w, den, on_a, on_d = parts[0]
+    scale = w * (lcm // den)
+    return ([(att, dfd) for att, _ in on_a for dfd, _ in on_d],
+            [sa * vd for sa in [scale * va for _, va in on_a] for _, vd in on_d])
 
 
 def _product(parts: list[Part], lcm: int | None = None) -> dict[tuple[UnitState, UnitState], int]:

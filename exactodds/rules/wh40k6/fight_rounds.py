@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 from ...core import Dist
 from ...core.bigint import integers
@@ -143,7 +143,8 @@ class RoundEndings:
     assault's steps (one run)."""
 
     __slots__ = ("numbers", "states", "kinds", "state_ids", "a_sides", "d_sides", "falls", "ends", "numbered", "scaled",
-                 "end_lists", "end_weights", "outcomes", "ends_at", "statuses_ids", "pair_ends")
+                 "end_lists", "end_weights", "big_end_weights", "big_ending", "outcomes", "ends_at", "statuses_ids",
+                 "pair_ends")
 
     def __init__(self) -> None:
         self.numbers: Numbering[Engagement] = Numbering()
@@ -161,6 +162,10 @@ class RoundEndings:
         # order, and their weights over ENDING_DENOMINATOR in the same order
         self.end_lists: list[tuple[int, ...]] = []
         self.end_weights: list[tuple[int, ...]] = []
+        # the same weights as gmpy2's integers, once a round needs them (the weights are
+        # shared tuples, converted once each: ``big_ending`` by their ids)
+        self.big_end_weights: list[tuple[Any, ...]] = []
+        self.big_ending: dict[int, tuple[Any, ...]] = {}
         self.outcomes: dict[tuple[int, int, int], tuple[int, int, tuple[tuple[str, str], ...],
                                                         tuple[int, ...]] | None] = {}
         self.ends_at: dict[int, int] = {}
@@ -216,6 +221,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         return side
 
     a_side, d_side = sides(attacker, a_models, shared.a_sides), sides(defender, d_models, shared.d_sides)
+    a_known, d_known = shared.a_sides.get, shared.d_sides.get  # a side met before, without a call
     endings = shared.falls
 
     def ending(falls: Dist, a: _Side, d: _Side) -> Dist:
@@ -266,8 +272,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     # beyond the highest Leadership - 2 either way no difference of unsaved wounds is
     # told apart (decisive), so the look-ups below clamp it there first
     cap = max(1, max(m.melee.leadership for m in (*a_models, *d_models)) - 2)  # type: ignore[union-attr]
+    low = -cap
     span = 2 * cap + 1
     scaled, end_lists, end_weights = shared.scaled, shared.end_lists, shared.end_weights
+    big_end_weights, big_ending = shared.big_end_weights, shared.big_ending
     outcomes, ends_at, statuses_ids, pair_ends = shared.outcomes, shared.ends_at, shared.statuses_ids, shared.pair_ends
 
     def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, key: int, base: int, d_id: int) -> int:
@@ -321,18 +329,26 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         got = a_sided.get(id(on))
         if got is None or got[0] is not on:
             got = a_sided[id(on)] = (on, tuple((st, a, a.number << 40, st.unsaved, v)
-                                                for st, v in on for a in (a_side(st),)))
+                                                for st, v in on for a in (a_known(st) or a_side(st),)))
         return got[1]
+
+    # the defender's weights after the last step, one tuple per table (a row names
+    # its tables by their index here), and the same as ``mpz`` once a round needs them
+    d_weights: list[tuple[int, ...]] = []
+    big_weights: list[tuple[Any, ...]] = []
 
     def d_sided_of(on: tuple) -> tuple:
         """The defender's blows as ((state, its side, the number of its state
-        without the counter, that number's part of a key, unsaved wounds), ...)
-        and their weights in the same order, once per table."""
+        without the counter, that number's part of a key, unsaved wounds), ...),
+        the index of their weights, in the same order, in ``d_weights``, and
+        the (part of a key, unsaved wounds) pairs alone; once per table."""
         got = d_sided.get(id(on))
         if got is None or got[0] is not on:
-            got = d_sided[id(on)] = (on, tuple((st, d, d.number, d.number * span + cap, st.unsaved)
-                                                for st, _ in on for d in (d_side(st),)), tuple(v for _, v in on))
-        return got[1], got[2]
+            ds = tuple((st, d, d.number, d.number * span + cap, st.unsaved)
+                       for st, _ in on for d in (d_known(st) or d_side(st),))
+            got = d_sided[id(on)] = (on, ds, len(d_weights), tuple((dk, ud) for _, _, _, dk, ud in ds))
+            d_weights.append(tuple(v for _, v in on))
+        return got[1], got[2], got[3]
 
     rows: dict[Engagement, Row | None] = {}
 
@@ -348,21 +364,21 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         (the key packs both states' numbers and the clamped difference of
         unsaved wounds), no product: a round multiplies out the parts it sums
         (:func:`mixture`). Memoised per engagement."""
-        if e in rows:
-            return rows[e]
+        got = rows.get(e, rows)  # the dict itself: not met yet (a row may be None)
+        if got is not rows:
+            return got  # type: ignore[return-value]
         rows[e] = None
         if blows.a.concussive or blows.d.concussive:
             return None
         parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
-        row: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        row: list[tuple[int, tuple[int, ...], int]] = []
         entries = 0
         get = scaled.get
         for w, den, on_a, on_d in parts:
             scale = w * (lcm // den)
-            ds, vds = d_sided_of(on_d)
+            ds, t, dks = d_sided_of(on_d)
             for att, a, base, ua, va in a_sided_of(on_a):
-                keys = [base | (dk + (ud - ua if -cap <= ud - ua <= cap else cap if ud > ua else -cap))
-                        for _, _, _, dk, ud in ds]
+                keys = [base | (dk + (u if low <= (u := ud - ua) <= cap else cap if u > 0 else low)) for dk, ud in dks]
                 found = list(map(get, keys))
                 if None in found:
                     for k in range(found.index(None), len(found)):
@@ -371,7 +387,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                             i = found[k] = settled_over(att, dfd, a, d, keys[k], base, d_id)
                             if i < 0:  # not kept in ``scaled``: met again, it is found again
                                 return None
-                row.append((scale * va, tuple(found), vds))  # type: ignore[arg-type]
+                row.append((scale * va, tuple(found), t))  # type: ignore[arg-type]
                 entries += len(found)
         got = rows[e] = (tuple(row), total * lcm, entries)
         return got
@@ -385,8 +401,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             return None
         out: dict[int, int] = {}
         put = out.get
-        for sa, idx, vds in got[0]:
-            for i, vd in zip(idx, vds, strict=True):
+        for sa, idx, t in got[0]:
+            for i, vd in zip(idx, d_weights[t], strict=True):
                 x = sa * vd
                 for end, v in zip(end_lists[i], end_weights[i]):
                     out[end] = put(end, 0) + x * v
@@ -417,17 +433,28 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         bits = max((w.bit_length() for _, w in items), default=0) + common.bit_length()
         big = integers(sum(row[2] for row in got), bits)
         acc = [big(0)] * len(end_lists)
+        if big is int:
+            tables, ends_weights = d_weights, end_weights
+        else:  # an mpz times an mpz skips converting the small factor at every product
+            tables, ends_weights = big_weights, big_end_weights
+            big_weights.extend(tuple(map(big, w)) for w in d_weights[len(big_weights):])
+            convert = big_ending.get
+            for w in end_weights[len(big_end_weights):]:
+                as_big = convert(id(w))
+                if as_big is None:  # the endings' weights are shared tuples: kept alive by them
+                    as_big = big_ending[id(w)] = tuple(map(big, w))
+                big_end_weights.append(as_big)
         for (_, weight), (row, total, entries) in zip(items, got, strict=True):
             f = big(weight * scales[total])
             charge(entries, f.bit_length())
-            for sa, idx, vds in row:
+            for sa, idx, t in row:
                 g = f * sa
-                for i, x in zip(idx, vds):
+                for i, x in zip(idx, tables[t]):
                     acc[i] += g * x
         out = [big(0)] * len(numbers.values)
         for i, x in enumerate(acc):
             if x:
-                for end, v in zip(end_lists[i], end_weights[i]):
+                for end, v in zip(end_lists[i], ends_weights[i]):
                     out[end] += x * v
         return {end: int(x) for end, x in enumerate(out) if x}, common * ENDING_DENOMINATOR
 
@@ -453,7 +480,7 @@ ENDING_DENOMINATOR = 36 * 36
 """A common multiple of the endings' totals: a morale test in 36ths, then a
 sweeping advance in 36ths."""
 
-Row = tuple[tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...], int, int]
+Row = tuple[tuple[tuple[int, tuple[int, ...], int], ...], int, int]
 """A round from one engagement up to the endings (see ``row_of`` in :func:`fight_round`)."""
 
 Mixture = tuple[dict[int, int], int]
