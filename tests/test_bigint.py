@@ -39,3 +39,17 @@ def test_the_same_sums_either_way() -> None:
         fast[i] += gmpy2.mpz(f) * x
     assert [int(v) for v in fast] == plain and all(type(int(v)) is int for v in fast)
     assert plain[0] == f * sum(x for i, x in terms if i == 0)
+
+
+def test_accumulators_add_in_place_each_its_own() -> None:
+    """Python's zeros for ``int``; for gmpy2's ``mpz``, one mutable zero per slot:
+    adding into one slot leaves the others at 0, and the sums equal Python's."""
+    assert bigint.accumulators(int, 3) == [0, 0, 0]
+    gmpy2 = pytest.importorskip("gmpy2")
+    acc = bigint.accumulators(gmpy2.mpz, 3)
+    first = acc[0]
+    f = gmpy2.mpz(3) ** 1_000
+    for x in (5, 7, 11):
+        acc[0] += f * gmpy2.mpz(x)
+    assert acc[0] is first  # the same object, added into
+    assert [int(v) for v in acc] == [23 * 3 ** 1_000, 0, 0]

@@ -93,10 +93,15 @@ def test_a_round_from_many_engagements_is_their_tables_merged(mpz_work: int, mon
     assert [i for i, _ in got] == sorted(want) and all(type(v) is int for _, v in got)
 
 
-def test_a_later_round_meeting_the_charges_endings_is_a_round_of_its_own() -> None:
+@pytest.mark.parametrize("mpz_work", [0, 10 ** 18])
+def test_a_later_round_meeting_the_charges_endings_is_a_round_of_its_own(
+        mpz_work: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The rounds of one assault share their endings (the charge's round numbers
     them first): a later round from what the charge's round left is what a fight
-    round sharing nothing gives, outcome for outcome."""
+    round sharing nothing gives, outcome for outcome, and so is the round after
+    it (which meets engagements, tables and endings the rounds before did not).
+    ``mpz_work`` 0: every round's loop on gmpy2's integers (where installed)."""
+    monkeypatch.setattr(bigint, "MPZ_WORK", mpz_work)
     a = Unit((fighter("a", count=4, i=2, a=2, ld=7),))
     d = Unit((fighter("d", count=3, i=3, ld=7, save=5),))
     start = Engagement(UnitState((1, 1, 1, 1)), UnitState((1, 1, 1)), LOCKED, LOCKED, True)
@@ -106,6 +111,9 @@ def test_a_later_round_meeting_the_charges_endings_is_a_round_of_its_own() -> No
     got = rounds.on_dist(after)
     want = after.then(fight_round(a, d, False))
     assert got == want and got.weights() == want.weights()
+    third = rounds.on_dist(got)
+    want = got.then(fight_round(a, d, False))
+    assert third == want and third.weights() == want.weights()
 
 
 def test_endings_of_another_denominator_take_the_plain_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,6 +13,7 @@ from exactodds.core import Dist
 from exactodds.rules.allocation import UnitState
 from exactodds.rules.wh40k6.blows import Striker
 from exactodds.rules.wh40k6.chain_tables import capped
+from exactodds.rules.wh40k6.fight import _product, _product_lists
 from exactodds.rules.wh40k6.units import Unit
 from tests.test_wh40k6_fight import fighter
 
@@ -146,3 +147,45 @@ def test_a_run_whose_target_changes_toughness_goes_step_by_step(monkeypatch: pyt
         assert _run(a, d, foe, False, monkeypatch) == _run(a, d, foe, True, monkeypatch)
     s = Striker(a, d, False, False)
     assert not s._steady((UnitState((1, 1, 1)), UnitState((0, 1, 1), 1), UnitState((0, 0, 1), 2)))
+
+
+def _as_fractions(table: tuple) -> list:
+    pairs, total = table
+    return [(st.wounds, st.unsaved, Fraction(v, total)) for st, v in pairs]
+
+
+@pytest.mark.parametrize("steps", [(4,), (4, 2), (1,)])
+def test_run_tables_reads_each_pairs_run_table(steps: tuple[int, ...]) -> None:
+    """One call for many (striker's state, target's state) pairs gives each
+    pair's own table, in order, whether known or new; at Initiative 1 nobody
+    strikes (the target's state as it is). The first pair: 3 attacks (hit 4+,
+    wound 4+, save 4+) on 2 models, kills ~ Binomial(3, 1/8) capped at 2."""
+    a, d = Unit((fighter("a", count=3),)), Unit((fighter("d", count=2, save=4),))
+    pairs = [(UnitState((1, 1, 1)), UnitState((1, 1))), (UnitState((0, 1, 1)), UnitState((1, 1))),
+             (UnitState((1, 1, 1), 2), UnitState((0, 1), 1)), (UnitState((1, 1, 1)), UnitState((1, 1)))]
+    s = Striker(a, d, False, False)
+    choice = s.choose(pairs[0][1])
+    got = [_as_fractions(t) for t in s.run_tables(steps, pairs, choice, frozenset())]
+    want = [_as_fractions(Striker(a, d, False, False).run_table(steps, own, foe, choice, frozenset()))
+            for own, foe in pairs]
+    assert got == want
+    if steps == (4,):
+        assert got[0] == [((1, 1), 0, Fraction(343, 512)), ((0, 1), 1, Fraction(147, 512)),
+                          ((0, 0), 2, Fraction(22, 512))]
+    if steps == (1,):
+        assert got == [[(foe.wounds, foe.unsaved, 1)] for _, foe in pairs]
+
+
+def test_the_states_after_a_step_from_one_state_are_listed_without_a_merge() -> None:
+    """From one state the products of both sides' tables are the states after
+    the step, as the merge gives them (same order, same weights); from several
+    states the merge adds the weights of states met twice."""
+    a0, a1, d0, d1 = UnitState((1, 1)), UnitState((0, 1), 1), UnitState((1,)), UnitState((0,), 1)
+    one = [(3, 4, ((a0, 1), (a1, 3)), ((d0, 5), (d1, 1)))]  # weight 3 over a blows' total of 4
+    states, weights = _product_lists(one, 8)  # over twice the blows' total: each product x 2
+    assert list(zip(states, weights)) == [((a0, d0), 30), ((a0, d1), 6), ((a1, d0), 90), ((a1, d1), 18)]
+    assert list(zip(states, weights)) == list(_product(one, 8).items())
+    two = [*one, (1, 2, ((a1, 1),), ((d1, 1),))]  # (a1, d1) again: 18 + 1 x 4
+    states, weights = _product_lists(two, 8)
+    assert dict(zip(states, weights)) == {(a0, d0): 30, (a0, d1): 6, (a1, d0): 90, (a1, d1): 22}
+    assert list(zip(states, weights)) == list(_product(two, 8).items())

@@ -45,3 +45,14 @@ def integers(terms: int, bits: int) -> Callable[[int], Any]:
             mpz = None
         _mpz.append(mpz)
     return _mpz[0] or int
+
+
+def accumulators(big: Callable[[int], Any], n: int) -> list[Any]:
+    """``n`` zeros to add products into, for the integers of ``big`` (an
+    :func:`integers` type): gmpy2's mutable ``xmpz`` for its ``mpz`` (``+=``
+    then adds in place, without a new integer per sum), else Python's 0s.
+    Each ``xmpz`` is its own object. O(n)."""
+    if big is int:
+        return [0] * n
+    from gmpy2 import xmpz  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    return [xmpz(0) for _ in range(n)]

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
 from ...core import Dist
-from ...core.bigint import integers
+from ...core.bigint import accumulators, integers
 from ...core.limits import charge
 from ...core.tables import mix
 from ...dice import d6
@@ -432,7 +432,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         # the big weights (and their sums) as gmpy2's integers when the loop is long enough
         bits = max((w.bit_length() for _, w in items), default=0) + common.bit_length()
         big = integers(sum(row[2] for row in got), bits)
-        acc = [big(0)] * len(end_lists)
+        acc = accumulators(big, len(end_lists))
         if big is int:
             tables, ends_weights = d_weights, end_weights
         else:  # an mpz times an mpz skips converting the small factor at every product
@@ -451,7 +451,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 g = f * sa
                 for i, x in zip(idx, tables[t]):
                     acc[i] += g * x
-        out = [big(0)] * len(numbers.values)
+        out = accumulators(big, len(numbers.values))
         for i, x in enumerate(acc):
             if x:
                 for end, v in zip(end_lists[i], ends_weights[i]):
