@@ -53,3 +53,18 @@ def test_accumulators_add_in_place_each_its_own() -> None:
         acc[0] += f * gmpy2.mpz(x)
     assert acc[0] is first  # the same object, added into
     assert [int(v) for v in acc] == [23 * 3 ** 1_000, 0, 0]
+
+
+def test_a_pool_of_accumulators_is_zeroed_and_extended_in_place() -> None:
+    """A kept pool comes back as the same objects, every one at 0 again (even
+    when the loop before stopped half-way), extended to the size asked."""
+    gmpy2 = pytest.importorskip("gmpy2")
+    pool: list = []
+    acc = bigint.accumulators(gmpy2.mpz, 2, pool)
+    assert acc is pool and len(pool) == 2 and all(x == 0 for x in pool)
+    first = pool[0]
+    acc[0] += gmpy2.mpz(2) ** 500  # a loop that stopped here: the pool is not at 0
+    acc = bigint.accumulators(gmpy2.mpz, 4, pool)
+    assert acc is pool and acc[0] is first and [int(x) for x in acc] == [0, 0, 0, 0]
+    assert len({id(x) for x in acc}) == 4
+    assert bigint.accumulators(int, 3, pool) == [0, 0, 0] and len(pool) == 4  # Python's zeros: no pool

@@ -336,6 +336,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     # its tables by their index here), and the same as ``mpz`` once a round needs them
     d_weights: list[tuple[int, ...]] = []
     big_weights: list[tuple[Any, ...]] = []
+    sums: list[Any] = []  # a round's sums per ending, then per engagement after it: kept from round to round
+    outs: list[Any] = []
 
     def d_sided_of(on: tuple) -> tuple:
         """The defender's blows as ((state, its side, the number of its state
@@ -432,7 +434,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         # the big weights (and their sums) as gmpy2's integers when the loop is long enough
         bits = max((w.bit_length() for _, w in items), default=0) + common.bit_length()
         big = integers(sum(row[2] for row in got), bits)
-        acc = accumulators(big, len(end_lists))
+        acc = accumulators(big, len(end_lists), sums)
         if big is int:
             tables, ends_weights = d_weights, end_weights
         else:  # an mpz times an mpz skips converting the small factor at every product
@@ -451,7 +453,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 g = f * sa
                 for i, x in zip(idx, tables[t]):
                     acc[i] += g * x
-        out = accumulators(big, len(numbers.values))
+        out = accumulators(big, len(numbers.values), outs)
         for i, x in enumerate(acc):
             if x:
                 for end, v in zip(end_lists[i], ends_weights[i]):
