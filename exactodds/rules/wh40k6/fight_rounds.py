@@ -157,7 +157,9 @@ class RoundEndings:
         self.falls: dict[tuple, Dist] = {}
         self.ends: dict[tuple, Table] = {}
         self.numbered: dict[tuple, int] = {}
-        self.scaled: dict[int, int] = {}
+        # per attacker's state number: the defender's part of a key plus the clamped
+        # difference of unsaved wounds -> the ending's index (small keys, small dictionaries)
+        self.scaled: dict[int, dict[int, int]] = {}
         # the endings, by index: the numbers of the engagements after the round, in
         # order, and their weights over ENDING_DENOMINATOR in the same order
         self.end_lists: list[tuple[int, ...]] = []
@@ -278,14 +280,16 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     big_end_weights, big_ending = shared.big_end_weights, shared.big_ending
     outcomes, ends_at, statuses_ids, pair_ends = shared.outcomes, shared.ends_at, shared.statuses_ids, shared.pair_ends
 
-    def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, key: int, base: int, d_id: int) -> int:
+    def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, here: dict[int, int], key: int,
+                     base: int, d_id: int) -> int:
         """The index in ``end_lists`` of :func:`settled`'s pairs over
         :data:`ENDING_DENOMINATOR` (-1 when its total does not divide it, not
         memoised) after the blows left ``att`` and ``dfd`` (their sides ``a``
-        and ``d``), memoised on ``key`` (:func:`settled`'s, as one integer:
-        ``base``, the attacker's state number shifted, or'ed with the
-        defender's ``d_id`` times ``span`` plus the clamped difference of
-        unsaved wounds) and on the same integer with the :func:`decisive`
+        and ``d``), memoised in ``here`` (the attacker's state's dictionary in
+        ``scaled``) on ``key`` (the rest of :func:`settled`'s key as one
+        integer: the defender's ``d_id`` times ``span`` plus the clamped
+        difference of unsaved wounds) and on ``base`` (the attacker's state
+        number, shifted) or'ed with the same integer with the :func:`decisive`
         difference. The decisive
         difference and the statuses after the test and the sweep are kept per
         (both sides' :attr:`_Side.kind`, difference of unsaved wounds), the
@@ -316,19 +320,27 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             got = ends_at[at] = len(end_lists)
             end_lists.append(ends_list)
             end_weights.append(scaled_weights)
-        scaled[key] = got
+        here[key] = got
         return got
 
     a_sided: dict[int, tuple] = {}
+
+    def scaled_of(number: int) -> dict[int, int]:
+        """The endings' indices kept for the attacker's state numbered ``number`` (made the first time)."""
+        got = scaled.get(number)
+        if got is None:
+            got = scaled[number] = {}
+        return got
     d_sided: dict[int, tuple] = {}
 
     def a_sided_of(on: tuple) -> tuple:
         """The attacker's blows (:data:`~.fight.Part`) as (state, its side, the
         number of its state without the counter shifted to a key's high bits,
-        unsaved wounds, weight), once per table (tables are kept by the strikers)."""
+        unsaved wounds, weight, that number's dictionary in ``scaled``), once
+        per table (tables are kept by the strikers)."""
         got = a_sided.get(id(on))
         if got is None or got[0] is not on:
-            got = a_sided[id(on)] = (on, tuple((st, a, a.number << 40, st.unsaved, v)
+            got = a_sided[id(on)] = (on, tuple((st, a, a.number << 40, st.unsaved, v, scaled_of(a.number))
                                                 for st, v in on for a in (a_known(st) or a_side(st),)))
         return got[1]
 
@@ -362,9 +374,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         per table)); the row's total and its number of entries. The weight of an
         entry is its part's times its own (an index may come again: its weights
         add up). None with Concussive weapons or an ending of another
-        denominator. O(states after the blows) look-ups of one integer key each
-        (the key packs both states' numbers and the clamped difference of
-        unsaved wounds), no product: a round multiplies out the parts it sums
+        denominator. O(states after the blows) look-ups of one small integer
+        key each, in the attacker's state's own dictionary (the key packs the
+        defender's state number and the clamped difference of unsaved
+        wounds), no product: a round multiplies out the parts it sums
         (:func:`mixture`). Memoised per engagement."""
         got = rows.get(e, rows)  # the dict itself: not met yet (a row may be None)
         if got is not rows:
@@ -375,18 +388,19 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
         row: list[tuple[int, tuple[int, ...], int]] = []
         entries = 0
-        get = scaled.get
         for w, den, on_a, on_d in parts:
             scale = w * (lcm // den)
             ds, t, dks = d_sided_of(on_d)
-            for att, a, base, ua, va in a_sided_of(on_a):
-                keys = [base | (dk + (u if low <= (u := ud - ua) <= cap else cap if u > 0 else low)) for dk, ud in dks]
-                found = list(map(get, keys))
+            for att, a, base, ua, va, here in a_sided_of(on_a):
+                get = here.get
+                found = [get(dk + (u if low <= (u := ud - ua) <= cap else cap if u > 0 else low)) for dk, ud in dks]
                 if None in found:
                     for k in range(found.index(None), len(found)):
                         if found[k] is None:
-                            dfd, d, d_id, _, _ = ds[k]
-                            i = found[k] = settled_over(att, dfd, a, d, keys[k], base, d_id)
+                            dfd, d, d_id, dk, ud = ds[k]
+                            u = ud - ua
+                            key = dk + (u if low <= u <= cap else cap if u > 0 else low)
+                            i = found[k] = settled_over(att, dfd, a, d, here, key, base, d_id)
                             if i < 0:  # not kept in ``scaled``: met again, it is found again
                                 return None
                 row.append((scale * va, tuple(found), t))  # type: ignore[arg-type]
