@@ -334,15 +334,15 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     d_sided: dict[int, tuple] = {}
 
     def a_sided_of(on: tuple) -> tuple:
-        """The attacker's blows (:data:`~.fight.Part`) as (state, its side, the
-        number of its state without the counter shifted to a key's high bits,
-        unsaved wounds, weight, that number's dictionary in ``scaled``), once
-        per table (tables are kept by the strikers)."""
+        """The attacker's blows (:data:`~.fight.Part`) and their records:
+        (state, its side, the number of its state without the counter shifted
+        to a key's high bits, unsaved wounds, weight, that number's dictionary
+        in ``scaled``), once per table (tables are kept by the strikers)."""
         got = a_sided.get(id(on))
         if got is None or got[0] is not on:
             got = a_sided[id(on)] = (on, tuple((st, a, a.number << 40, st.unsaved, v, scaled_of(a.number))
                                                 for st, v in on for a in (a_known(st) or a_side(st),)))
-        return got[1]
+        return got
 
     # the defender's weights after the last step, one tuple per table (a row names
     # its tables by their index here), and the same as ``mpz`` once a round needs them
@@ -352,17 +352,18 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     outs: list[Any] = []
 
     def d_sided_of(on: tuple) -> tuple:
-        """The defender's blows as ((state, its side, the number of its state
-        without the counter, that number's part of a key, unsaved wounds), ...),
-        the index of their weights, in the same order, in ``d_weights``, and
-        the (part of a key, unsaved wounds) pairs alone; once per table."""
+        """The defender's blows, their records ((state, its side, the number of
+        its state without the counter, that number's part of a key, unsaved
+        wounds), ...), the index of their weights, in the same order, in
+        ``d_weights``, and the (part of a key, unsaved wounds) pairs alone;
+        once per table."""
         got = d_sided.get(id(on))
         if got is None or got[0] is not on:
             ds = tuple((st, d, d.number, d.number * span + cap, st.unsaved)
                        for st, _ in on for d in (d_known(st) or d_side(st),))
             got = d_sided[id(on)] = (on, ds, len(d_weights), tuple((dk, ud) for _, _, _, dk, ud in ds))
             d_weights.append(tuple(v for _, v in on))
-        return got[1], got[2], got[3]
+        return got
 
     rows: dict[Engagement, Row | None] = {}
 
@@ -388,10 +389,14 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
         row: list[tuple[int, tuple[int, ...], int]] = []
         entries = 0
+        known_a, known_d = a_sided.get, d_sided.get
         for w, den, on_a, on_d in parts:
             scale = w * (lcm // den)
-            ds, t, dks = d_sided_of(on_d)
-            for att, a, base, ua, va, here in a_sided_of(on_a):
+            sided = known_d(id(on_d))  # the tables' records, read here when known (one call less each)
+            _, ds, t, dks = sided if sided is not None and sided[0] is on_d else d_sided_of(on_d)
+            sided = known_a(id(on_a))
+            attackers = sided if sided is not None and sided[0] is on_a else a_sided_of(on_a)
+            for att, a, base, ua, va, here in attackers[1]:
                 get = here.get
                 found = [get(dk + (u if low <= (u := ud - ua) <= cap else cap if u > 0 else low)) for dk, ud in dks]
                 if None in found:
