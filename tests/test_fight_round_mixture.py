@@ -93,17 +93,20 @@ def test_a_round_from_many_engagements_is_their_tables_merged(mpz_work: int, mon
     assert [i for i, _ in got] == sorted(want) and all(type(v) is int for _, v in got)
 
 
+@pytest.mark.parametrize("rules", [(), ("and-they-shall-know-no-fear",)])
 @pytest.mark.parametrize("mpz_work", [0, 10 ** 18])
 def test_a_later_round_meeting_the_charges_endings_is_a_round_of_its_own(
-        mpz_work: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        mpz_work: int, rules: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
     """The rounds of one assault share their endings (the charge's round numbers
     them first): a later round from what the charge's round left is what a fight
     round sharing nothing gives, outcome for outcome, and so is the round after
     it (which meets engagements, tables and endings the rounds before did not).
-    ``mpz_work`` 0: every round's loop on gmpy2's integers (where installed)."""
+    ``mpz_work`` 0: every round's loop on gmpy2's integers (where installed).
+    And They Shall Know No Fear: a defender caught by a sweep fights on, so an
+    ending where it tests has two outcomes, not three."""
     monkeypatch.setattr(bigint, "MPZ_WORK", mpz_work)
     a = Unit((fighter("a", count=4, i=2, a=2, ld=7),))
-    d = Unit((fighter("d", count=3, i=3, ld=7, save=5),))
+    d = Unit((replace(fighter("d", count=3, i=3, ld=7, save=5), rules=rules),))
     start = Engagement(UnitState((1, 1, 1, 1)), UnitState((1, 1, 1)), LOCKED, LOCKED, True)
     rounds = Rounds(a, d)
     after = rounds.on_dist(Dist.constant(start))

@@ -143,7 +143,7 @@ class RoundEndings:
     assault's steps (one run)."""
 
     __slots__ = ("numbers", "states", "kinds", "state_ids", "a_sides", "d_sides", "falls", "ends", "numbered", "scaled",
-                 "end_lists", "end_weights", "big_end_weights", "big_ending", "outcomes", "ends_at", "statuses_ids",
+                 "end_lists", "end_weights", "spread", "big_ending", "outcomes", "ends_at", "statuses_ids",
                  "pair_ends")
 
     def __init__(self) -> None:
@@ -164,9 +164,10 @@ class RoundEndings:
         # order, and their weights over ENDING_DENOMINATOR in the same order
         self.end_lists: list[tuple[int, ...]] = []
         self.end_weights: list[tuple[int, ...]] = []
-        # the same weights as gmpy2's integers, once a round needs them (the weights are
-        # shared tuples, converted once each: ``big_ending`` by their ids)
-        self.big_end_weights: list[tuple[Any, ...]] = []
+        # the endings as flat records by their number of outcomes, for the rounds' loops, per
+        # kind of integers (True: gmpy2's): three lists and how many endings they hold
+        self.spread: dict[bool, tuple[list[tuple], list[tuple], list[tuple], list[int]]] = {}
+        # the endings' weights as gmpy2's integers (shared tuples, converted once each, by their ids)
         self.big_ending: dict[int, tuple[Any, ...]] = {}
         self.outcomes: dict[tuple[int, int, int], tuple[int, int, tuple[tuple[str, str], ...],
                                                         tuple[int, ...]] | None] = {}
@@ -277,7 +278,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     low = -cap
     span = 2 * cap + 1
     scaled, end_lists, end_weights = shared.scaled, shared.end_lists, shared.end_weights
-    big_end_weights, big_ending = shared.big_end_weights, shared.big_ending
+    spread, big_ending = shared.spread, shared.big_ending
     outcomes, ends_at, statuses_ids, pair_ends = shared.outcomes, shared.ends_at, shared.statuses_ids, shared.pair_ends
 
     def settled_over(att: UnitState, dfd: UnitState, a: _Side, d: _Side, here: dict[int, int], key: int,
@@ -429,6 +430,34 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                     out[end] = put(end, 0) + x * v
         return tuple(out.items()), got[1] * ENDING_DENOMINATOR
 
+    def spread_endings(big: Callable[[int], Any]) -> tuple[list[tuple], list[tuple], list[tuple]]:
+        """The endings as flat records for a round's loop on the integers of
+        ``big`` (:func:`~exactodds.core.bigint.integers`): (index, number of an
+        engagement after the round, weight) three times over for the endings
+        of three outcomes (a morale test, then a sweeping advance or not), once
+        for those of one, (index, numbers, weights) for the others; extended
+        with the endings made since the last round. O(new endings)."""
+        on_gmp = big is not int
+        got = spread.get(on_gmp)
+        if got is None:
+            got = spread[on_gmp] = ([], [], [], [0])
+        threes, ones, others, done = got
+        for i in range(done[0], len(end_lists)):
+            ends, w = end_lists[i], end_weights[i]
+            if on_gmp:
+                as_big = big_ending.get(id(w))
+                if as_big is None:  # the endings' weights are shared tuples: kept alive by them
+                    as_big = big_ending[id(w)] = tuple(map(big, w))
+                w = as_big
+            if len(ends) == 3:
+                threes.append((i, ends[0], w[0], ends[1], w[1], ends[2], w[2]))
+            elif len(ends) == 1:
+                ones.append((i, ends[0], w[0]))
+            else:
+                others.append((i, ends, w))
+        done[0] = len(end_lists)
+        return threes, ones, others
+
     def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights
         over a total the caller keeps) at once: states after the blows merged
@@ -455,16 +484,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         big = integers(sum(row[2] for row in got), bits)
         acc = accumulators(big, len(end_lists), sums)
         if big is int:
-            tables, ends_weights = d_weights, end_weights
+            tables = d_weights
         else:  # an mpz times an mpz skips converting the small factor at every product
-            tables, ends_weights = big_weights, big_end_weights
+            tables = big_weights
             big_weights.extend(tuple(map(big, w)) for w in d_weights[len(big_weights):])
-            convert = big_ending.get
-            for w in end_weights[len(big_end_weights):]:
-                as_big = convert(id(w))
-                if as_big is None:  # the endings' weights are shared tuples: kept alive by them
-                    as_big = big_ending[id(w)] = tuple(map(big, w))
-                big_end_weights.append(as_big)
         for (_, weight), (row, total, entries) in zip(items, got, strict=True):
             f = big(weight * scales[total])
             charge(entries, f.bit_length())
@@ -473,9 +496,21 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 for i, x in zip(idx, tables[t]):
                     acc[i] += g * x
         out = accumulators(big, len(numbers.values), outs)
-        for i, x in enumerate(acc):
+        threes, ones, others = spread_endings(big)
+        for i, e1, v1, e2, v2, e3, v3 in threes:  # most endings: a morale test, then a sweep or not
+            x = acc[i]
             if x:
-                for end, v in zip(end_lists[i], ends_weights[i]):
+                out[e1] += x * v1
+                out[e2] += x * v2
+                out[e3] += x * v3
+        for i, e1, v1 in ones:
+            x = acc[i]
+            if x:
+                out[e1] += x * v1
+        for i, ends, ws in others:
+            x = acc[i]
+            if x:
+                for end, v in zip(ends, ws):
                     out[end] += x * v
         return {end: int(x) for end, x in enumerate(out) if x}, common * ENDING_DENOMINATOR
 
