@@ -97,6 +97,7 @@ class Striker:
         self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
         self._alike_of: dict[tuple[int, int], tuple | None] = {}
+        self._one_line: dict[tuple[int, tuple[int, int]], tuple | None] = {}
         self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
         self._one_chain: dict[tuple[UnitState, ...], tuple[UnitState, ...]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
@@ -319,6 +320,18 @@ class Striker:
         :meth:`_blows`). O(chain) when the binomial and the chain are known."""
         if not any(foe.wounds):
             return self.unchanged(foe)
+        stats = self._stats(foe)
+        one = self._one_line.get((who[4], stats), _UNKNOWN)
+        if one is _UNKNOWN:
+            one = self._one_line[who[4], stats] = self._one_line_of(who, *stats)
+        if one is not None:  # one line's wounds, thinning: what follows reads only the target's chain
+            attacks, p, own, b, p_hit, toughness = one
+            chain = self._chain_of.get((id(own), foe), _UNKNOWN)
+            if chain is _UNKNOWN:
+                chain = self._on_birth_chain(foe, b, toughness, p_hit)
+            if chain is not None:
+                return self._birth_table(attacks, p, chain)
+            return self._saved_table(attacks, p, own, foe)
         group = self._one_group(who, foe)
         if not group:
             return None if group is None else self.unchanged(foe)
@@ -330,6 +343,20 @@ class Striker:
         if chain is not None:
             return self._birth_table(attacks, p, chain)
         return self._saved_table(attacks, p, own, foe)
+
+    def _one_line_of(self, who: tuple, target_ws: int, toughness: int) -> tuple | None:
+        """The blows of the lines striking (``who``, :meth:`_strikers`) at a
+        target of ``target_ws`` and ``toughness`` when one line strikes and its
+        wounds thin (:meth:`_thins`): (attacks, P(a wound through), the wound
+        kernel, blow, P(hit), Toughness), what :meth:`_chain_table` then reads
+        of them whatever the target's state; else None. Kept per (strikers,
+        target's WS and Toughness) by :meth:`_chain_table`. O(1) after :meth:`_alike`."""
+        alike = self._alike(who, target_ws)
+        if not alike or alike[3] > 1:
+            return None
+        attacks, p_hit, b, _ = alike
+        _, _, thins, p, own = self._chance(b, toughness, p_hit)
+        return (attacks, p, own, b, p_hit, toughness) if thins else None
 
     def _one_group(self, who: tuple, foe: UnitState) -> tuple | None:
         """The blows of the lines striking (``who``, :meth:`_strikers`) on ``foe`` as one group, as
