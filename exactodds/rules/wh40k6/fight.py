@@ -47,8 +47,8 @@ from ...core import Dist, InputError, Pipeline, Run, Step, check_size
 from ...core.limits import charge, work_meter
 from ..allocation import UnitState
 from .blows import CHARGE_BONUS, COUNTER_ATTACK_BONUS, RAGE_BONUS, Choice, Striker
-from .chain_tables import Table
 from .casualties import start_state
+from .chain_tables import Table
 from .morale import FAIL, test_against
 from .units import Melee, Unit, require_type
 

@@ -289,9 +289,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         and ``d``), memoised in ``here`` (the attacker's state's dictionary in
         ``scaled``) on ``key`` (the rest of :func:`settled`'s key as one
         integer: the defender's ``d_id`` times ``span`` plus the clamped
-        difference of unsaved wounds) and on ``base`` (the attacker's state
-        number, shifted) or'ed with the same integer with the :func:`decisive`
-        difference. The decisive
+        difference of unsaved wounds), and in ``ends_at`` on ``base`` (the
+        attacker's state number, shifted) or'ed with the same integer made
+        with the :func:`decisive` difference. The decisive
         difference and the statuses after the test and the sweep are kept per
         (both sides' :attr:`_Side.kind`, difference of unsaved wounds), the
         engagements after the round per (pair of states, those statuses). O(1)
@@ -325,6 +325,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         return got
 
     a_sided: dict[int, tuple] = {}
+    d_sided: dict[int, tuple] = {}
 
     def scaled_of(number: int) -> dict[int, int]:
         """The endings' indices kept for the attacker's state numbered ``number`` (made the first time)."""
@@ -332,7 +333,6 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         if got is None:
             got = scaled[number] = {}
         return got
-    d_sided: dict[int, tuple] = {}
 
     def a_sided_of(on: tuple) -> tuple:
         """The attacker's blows (:data:`~.fight.Part`) and their records:
@@ -372,8 +372,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         """The round from a locked engagement up to the endings, as the last
         Initiative step's parts: per state before that step and each attacker's
         state after it, (its weight, the indices in ``end_lists`` of the endings
-        its defender's states after the step reach, those states' weights (kept
-        per table)); the row's total and its number of entries. The weight of an
+        its defender's states after the step reach, the index in ``d_weights``
+        of those states' weights (kept per table)); the row's total and its
+        number of entries. The weight of an
         entry is its part's times its own (an index may come again: its weights
         add up). None with Concussive weapons or an ending of another
         denominator. O(states after the blows) look-ups of one small integer
@@ -471,7 +472,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         ending; one more per part of a row), then O(distinct endings x their
         outcomes): the endings are applied once per round, not once per
         engagement. With gmpy2 installed, a long loop adds GMP's integers
-        (:func:`~exactodds.core.bigint.integers`): the same integers."""
+        (:func:`~exactodds.core.bigint.integers`), in place, its small factors
+        converted once (per table, per ending): the same integers."""
         found = [row_of(e) for e, _ in items]
         if None in found:
             return None
