@@ -44,9 +44,9 @@ def test_the_same_sums_either_way() -> None:
 def test_accumulators_add_in_place_each_its_own() -> None:
     """Python's zeros for ``int``; for gmpy2's ``mpz``, one mutable zero per slot:
     adding into one slot leaves the others at 0, and the sums equal Python's."""
-    assert bigint.accumulators(int, 3) == [0, 0, 0]
+    assert bigint.accumulators(int, 3, []) == [0, 0, 0]
     gmpy2 = pytest.importorskip("gmpy2")
-    acc = bigint.accumulators(gmpy2.mpz, 3)
+    acc = bigint.accumulators(gmpy2.mpz, 3, [])
     first = acc[0]
     f = gmpy2.mpz(3) ** 1_000
     for x in (5, 7, 11):

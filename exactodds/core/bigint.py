@@ -48,19 +48,16 @@ def integers(terms: int, bits: int) -> Callable[[int], Any]:
     return _mpz[0] or int
 
 
-def accumulators(big: Callable[[int], Any], n: int, pool: list[Any] | None = None) -> list[Any]:
+def accumulators(big: Callable[[int], Any], n: int, pool: list[Any]) -> list[Any]:
     """At least ``n`` zeros to add products into, for the integers of ``big`` (an
-    :func:`integers` type): gmpy2's mutable ``xmpz`` for its ``mpz`` (``+=``
-    then adds in place, without a new integer per sum), each its own object;
-    else ``n`` of Python's 0s. ``pool``: a list the caller keeps between calls
-    (one loop at a time), whose ``xmpz`` are set back to 0 in place and
-    extended to ``n`` rather than made anew (making one costs several times
-    zeroing it); the pool itself is returned. O(n)."""
+    :func:`integers` type): for gmpy2's ``mpz``, ``pool`` (a list the caller
+    keeps between loops, one loop at a time) of gmpy2's mutable ``xmpz``, each
+    its own object (``+=`` then adds in place, without a new integer per sum),
+    set back to 0 in place and extended to ``n`` (making one costs several
+    times zeroing it); else ``n`` of Python's 0s. O(n)."""
     if big is int:
         return [0] * n
     from gmpy2 import xmpz  # type: ignore[import-untyped,import-not-found,unused-ignore]
-    if pool is None:
-        return list(map(xmpz, repeat(0, n)))
     for x in pool:  # zeroed first, so a loop stopped half-way leaves nothing behind
         x ^= x
     if len(pool) < n:

@@ -97,7 +97,6 @@ class Striker:
         self._kills: dict[tuple[int, bool], tuple[Fraction, Fraction]] = {}
         self._chain_of: dict[tuple[int, UnitState], tuple[tuple[UnitState, ...], Fraction] | None] = {}
         self._alike_of: dict[tuple[int, int], tuple | None] = {}
-        self._one_line: dict[tuple[int, tuple[int, int]], tuple | None] = {}
         self._steady_chains: dict[int, tuple[tuple[UnitState, ...], bool]] = {}
         self._one_chain: dict[tuple[UnitState, ...], tuple[UnitState, ...]] = {}
         self._target_stats: dict[tuple[int, ...], tuple[int, int]] = {}
@@ -296,18 +295,12 @@ class Striker:
     def run_tables(self, steps: tuple[int, ...], pairs: Iterable[tuple[UnitState, UnitState]], choice: Choice,
                    slow: frozenset[int]) -> list[Table]:
         """:meth:`run_table` for each (own state, target state) of ``pairs``, in
-        order: the tables known read here, one call for all of a round's
-        states before its last step. O(1) each when known."""
+        order: one call for all of a round's states before its last step. O(1)
+        each when known."""
         if len(steps) != 1:
             return [self.run_table(steps, own, foe, choice, slow) for own, foe in pairs]
-        i = steps[0]
-        who_of, tables, table = self._who, self._tables, self._table
-        out = []
-        for own, foe in pairs:
-            who = who_of.get((i, own, choice, slow)) or self._strikers(i, own, choice, slow)
-            got = None if who[3] else tables.get((i, who[4], foe))
-            out.append(got or table(i, who, own, foe, choice, slow))
-        return out
+        strike, i = self.strike_table, steps[0]
+        return [strike(i, own, foe, choice, slow) for own, foe in pairs]
 
     def _chain_table(self, who: tuple, foe: UnitState) -> Table | None:
         """:meth:`_blows` as a table, without a Dist, when the lines striking
@@ -320,18 +313,6 @@ class Striker:
         :meth:`_blows`). O(chain) when the binomial and the chain are known."""
         if not any(foe.wounds):
             return self.unchanged(foe)
-        stats = self._stats(foe)
-        one = self._one_line.get((who[4], stats), _UNKNOWN)
-        if one is _UNKNOWN:
-            one = self._one_line[who[4], stats] = self._one_line_of(who, *stats)
-        if one is not None:  # one line's wounds, thinning: what follows reads only the target's chain
-            attacks, p, own, b, p_hit, toughness = one
-            chain = self._chain_of.get((id(own), foe), _UNKNOWN)
-            if chain is _UNKNOWN:
-                chain = self._on_birth_chain(foe, b, toughness, p_hit)
-            if chain is not None:
-                return self._birth_table(attacks, p, chain)
-            return self._saved_table(attacks, p, own, foe)
         group = self._one_group(who, foe)
         if not group:
             return None if group is None else self.unchanged(foe)
@@ -343,20 +324,6 @@ class Striker:
         if chain is not None:
             return self._birth_table(attacks, p, chain)
         return self._saved_table(attacks, p, own, foe)
-
-    def _one_line_of(self, who: tuple, target_ws: int, toughness: int) -> tuple | None:
-        """The blows of the lines striking (``who``, :meth:`_strikers`) at a
-        target of ``target_ws`` and ``toughness`` when one line strikes and its
-        wounds thin (:meth:`_thins`): (attacks, P(a wound through), the wound
-        kernel, blow, P(hit), Toughness), what :meth:`_chain_table` then reads
-        of them whatever the target's state; else None. Kept per (strikers,
-        target's WS and Toughness) by :meth:`_chain_table`. O(1) after :meth:`_alike`."""
-        alike = self._alike(who, target_ws)
-        if not alike or alike[3] > 1:
-            return None
-        attacks, p_hit, b, _ = alike
-        _, _, thins, p, own = self._chance(b, toughness, p_hit)
-        return (attacks, p, own, b, p_hit, toughness) if thins else None
 
     def _one_group(self, who: tuple, foe: UnitState) -> tuple | None:
         """The blows of the lines striking (``who``, :meth:`_strikers`) on ``foe`` as one group, as

@@ -165,8 +165,8 @@ class RoundEndings:
         self.end_lists: list[tuple[int, ...]] = []
         self.end_weights: list[tuple[int, ...]] = []
         # the endings as flat records by their number of outcomes, for the rounds' loops, per
-        # kind of integers (True: gmpy2's): three lists and how many endings they hold
-        self.spread: dict[bool, tuple[list[tuple], list[tuple], list[tuple], list[int]]] = {}
+        # kind of integers (True: gmpy2's): three lists, one record per ending in one of them
+        self.spread: dict[bool, tuple[list[tuple], list[tuple], list[tuple]]] = {}
         # the endings' weights as gmpy2's integers (shared tuples, converted once each, by their ids)
         self.big_ending: dict[int, tuple[Any, ...]] = {}
         self.outcomes: dict[tuple[int, int, int], tuple[int, int, tuple[tuple[str, str], ...],
@@ -224,7 +224,6 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         return side
 
     a_side, d_side = sides(attacker, a_models, shared.a_sides), sides(defender, d_models, shared.d_sides)
-    a_known, d_known = shared.a_sides.get, shared.d_sides.get  # a side met before, without a call
     endings = shared.falls
 
     def ending(falls: Dist, a: _Side, d: _Side) -> Dist:
@@ -327,23 +326,16 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     a_sided: dict[int, tuple] = {}
     d_sided: dict[int, tuple] = {}
 
-    def scaled_of(number: int) -> dict[int, int]:
-        """The endings' indices kept for the attacker's state numbered ``number`` (made the first time)."""
-        got = scaled.get(number)
-        if got is None:
-            got = scaled[number] = {}
-        return got
-
     def a_sided_of(on: tuple) -> tuple:
-        """The attacker's blows (:data:`~.fight.Part`) and their records:
-        (state, its side, the number of its state without the counter shifted
-        to a key's high bits, unsaved wounds, weight, that number's dictionary
-        in ``scaled``), once per table (tables are kept by the strikers)."""
+        """The attacker's blows (:data:`~.fight.Part`) as (state, its side, the
+        number of its state without the counter shifted to a key's high bits,
+        unsaved wounds, weight, that number's dictionary in ``scaled``), once
+        per table (tables are kept by the strikers)."""
         got = a_sided.get(id(on))
         if got is None or got[0] is not on:
-            got = a_sided[id(on)] = (on, tuple((st, a, a.number << 40, st.unsaved, v, scaled_of(a.number))
-                                                for st, v in on for a in (a_known(st) or a_side(st),)))
-        return got
+            got = a_sided[id(on)] = (on, tuple((st, a, a.number << 40, st.unsaved, v, scaled.setdefault(a.number, {}))
+                                                for st, v in on for a in (a_side(st),)))
+        return got[1]
 
     # the defender's weights after the last step, one tuple per table (a row names
     # its tables by their index here), and the same as ``mpz`` once a round needs them
@@ -353,18 +345,17 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     outs: list[Any] = []
 
     def d_sided_of(on: tuple) -> tuple:
-        """The defender's blows, their records ((state, its side, the number of
-        its state without the counter, that number's part of a key, unsaved
-        wounds), ...), the index of their weights, in the same order, in
-        ``d_weights``, and the (part of a key, unsaved wounds) pairs alone;
-        once per table."""
+        """The defender's blows as ((state, its side, the number of its state
+        without the counter, that number's part of a key, unsaved wounds), ...),
+        the index of their weights, in the same order, in ``d_weights``, and
+        the (part of a key, unsaved wounds) pairs alone; once per table."""
         got = d_sided.get(id(on))
         if got is None or got[0] is not on:
             ds = tuple((st, d, d.number, d.number * span + cap, st.unsaved)
-                       for st, _ in on for d in (d_known(st) or d_side(st),))
+                       for st, _ in on for d in (d_side(st),))
             got = d_sided[id(on)] = (on, ds, len(d_weights), tuple((dk, ud) for _, _, _, dk, ud in ds))
             d_weights.append(tuple(v for _, v in on))
-        return got
+        return got[1:]
 
     rows: dict[Engagement, Row | None] = {}
 
@@ -391,14 +382,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         parts, lcm, total = blows.last_step(FightState(cleared(e.attacker), cleared(e.defender)))
         row: list[tuple[int, tuple[int, ...], int]] = []
         entries = 0
-        known_a, known_d = a_sided.get, d_sided.get
         for w, den, on_a, on_d in parts:
             scale = w * (lcm // den)
-            sided = known_d(id(on_d))  # the tables' records, read here when known (one call less each)
-            _, ds, t, dks = sided if sided is not None and sided[0] is on_d else d_sided_of(on_d)
-            sided = known_a(id(on_a))
-            attackers = sided if sided is not None and sided[0] is on_a else a_sided_of(on_a)
-            for att, a, base, ua, va, here in attackers[1]:
+            ds, t, dks = d_sided_of(on_d)
+            for att, a, base, ua, va, here in a_sided_of(on_a):
                 get = here.get
                 found = [get(dk + (u if low <= (u := ud - ua) <= cap else cap if u > 0 else low)) for dk, ud in dks]
                 if None in found:
@@ -441,9 +428,9 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         on_gmp = big is not int
         got = spread.get(on_gmp)
         if got is None:
-            got = spread[on_gmp] = ([], [], [], [0])
-        threes, ones, others, done = got
-        for i in range(done[0], len(end_lists)):
+            got = spread[on_gmp] = ([], [], [])
+        threes, ones, others = got
+        for i in range(len(threes) + len(ones) + len(others), len(end_lists)):  # the endings made since
             ends, w = end_lists[i], end_weights[i]
             if on_gmp:
                 as_big = big_ending.get(id(w))
@@ -456,8 +443,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 ones.append((i, ends[0], w[0]))
             else:
                 others.append((i, ends, w))
-        done[0] = len(end_lists)
-        return threes, ones, others
+        return got
 
     def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights
