@@ -38,7 +38,14 @@ def _write(w: World, a: int, d: int, e: Engagement) -> World:
     units, statuses = list(w.units), list(w.statuses)
     units[a], units[d] = cleared(e.attacker), cleared(e.defender)
     statuses[a], statuses[d] = CHARGING if e.just_charged else e.attacker_status, e.defender_status
-    return w._replace(units=tuple(units), statuses=tuple(statuses))
+    return World(tuple(units), tuple(statuses), w.marks)
+
+
+def _reads_back(e: Engagement) -> bool:
+    """A world ``e`` is written into reads back ``e`` itself (:func:`_engagement`
+    of :func:`_write`): its states carry no unsaved wounds and its charge is
+    not just made (written as :data:`CHARGING`, read back as locked). O(1)."""
+    return not (e.just_charged or e.attacker.unsaved or e.defender.unsaved)
 
 
 class _Seen:
@@ -97,7 +104,7 @@ class Worlds:
 
     def _new(self, w: World, e: Engagement) -> _Seen:
         z = _write(w, self.a, self.d, e)
-        got = self._seen[id(z)] = _Seen(z, _engagement(z, self.a, self.d))
+        got = self._seen[id(z)] = _Seen(z, e if _reads_back(e) else _engagement(z, self.a, self.d))
         return got
 
     def join(self, w: World, e: Engagement) -> World:

@@ -16,7 +16,7 @@ these follow are quoted beside :mod:`.fight`'s steps.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple, cast
@@ -445,21 +445,30 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 others.append((i, ends, w))
         return got
 
-    def mixture(items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
+    def mixture(items: Sequence[tuple[Engagement, int]], through: Iterable[tuple[int, int]] = ()) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights
-        over a total the caller keeps) at once: states after the blows merged
-        on their ending (states, decisive difference of unsaved wounds) across
-        the engagements before the endings are applied. Returns (number of the
-        engagement after the round -> weight, over the caller's total x the
-        returned factor; in the order of the numbers) and that factor; None with
-        Concussive weapons or an ending of another denominator. O(each
+        over a total the caller keeps) at once, and ``through`` (the numbers of
+        engagements passing through, with their weights over the same total,
+        numbered once the rows and endings have been):
+        states after the blows merged on their ending (states, decisive
+        difference of unsaved wounds) across the engagements before the endings
+        are applied. Returns (number of the engagement after the round, weight)
+        pairs in the order of the numbers, over the caller's total x the
+        returned factor, and that factor; None with Concussive weapons or an
+        ending of another denominator. O(each
         engagement's row) multiply-adds (:func:`row_of`, memoised, so a later
         round from known engagements costs only these, on a list indexed by
         ending; one more per part of a row), then O(distinct endings x their
         outcomes): the endings are applied once per round, not once per
         engagement. With gmpy2 installed, a long loop adds GMP's integers
         (:func:`~exactodds.core.bigint.integers`), in place, its small factors
-        converted once (per table, per ending): the same integers."""
+        converted once (per table, per ending): the same integers. The weights
+        passing through are scaled on the same integers. O(through) more."""
+        if not items:
+            alone: dict[int, int] = {}
+            for end, w in through:
+                alone[end] = alone.get(end, 0) + w
+            return sorted(alone.items()), 1
         found = [row_of(e) for e, _ in items]
         if None in found:
             return None
@@ -483,6 +492,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
                 g = f * sa
                 for i, x in zip(idx, tables[t]):
                     acc[i] += g * x
+        through = list(through)  # numbered after the endings, before the sums are sized
         out = accumulators(big, len(numbers.values), outs)
         threes, ones, others = spread_endings(big)
         for i, e1, v1, e2, v2, e3, v3 in threes:  # most endings: a morale test, then a sweep or not
@@ -500,7 +510,11 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             if x:
                 for end, v in zip(ends, ws):
                     out[end] += x * v
-        return {end: int(x) for end, x in enumerate(out) if x}, common * ENDING_DENOMINATOR
+        factor = common * ENDING_DENOMINATOR
+        scale = big(factor)
+        for end, w in through:
+            out[end] += scale * w
+        return [(end, int(x)) for end, x in enumerate(out) if x], factor
 
     def merged(e: Engagement) -> Table:
         """The round from a locked engagement as a weight table: the blows
@@ -527,7 +541,7 @@ sweeping advance in 36ths."""
 Row = tuple[tuple[tuple[int, tuple[int, ...], int], ...], int, int]
 """A round from one engagement up to the endings (see ``row_of`` in :func:`fight_round`)."""
 
-Mixture = tuple[dict[int, int], int]
+Mixture = tuple[list[tuple[int, int]], int]
 """A round from many engagements at once (:meth:`RoundKernel.mixture`)."""
 
 Table = tuple[tuple[tuple[int, int], ...], int]
@@ -543,18 +557,21 @@ class RoundKernel:
     locked pass through; locked ones are memoised, O(1) when known."""
 
     def __init__(self, locked_table: Callable[[Engagement], Table], numbering: Numbering,
-                 locked_mixture: Callable[[Sequence[tuple[Engagement, int]]], Mixture | None] | None = None) -> None:
+                 locked_mixture: Callable[[Sequence[tuple[Engagement, int]], Iterable[tuple[int, int]]],
+                                          Mixture | None] | None = None) -> None:
         self._locked_table = locked_table
         self._locked_mixture = locked_mixture
         self.numbering = numbering
         self._tables: dict[Engagement, Table] = {}
 
-    def mixture(self, items: Sequence[tuple[Engagement, int]]) -> Mixture | None:
+    def mixture(self, items: Sequence[tuple[Engagement, int]],
+                through: Iterable[tuple[int, int]] = ()) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights)
-        at once: (number -> weight over the items' total x the factor, in the
-        order of the numbers) and the factor; None when it is only computed
-        engagement by engagement (:meth:`table`)."""
-        return self._locked_mixture(items) if self._locked_mixture else None
+        at once, and ``through`` ((number, weight) of the engagements passing
+        through): (number, weight) pairs over the weights' total x the factor,
+        in the order of the numbers, and the factor; None when it is only
+        computed engagement by engagement (:meth:`table`)."""
+        return self._locked_mixture(items, through) if self._locked_mixture else None
 
     def table(self, e: Engagement) -> Table:
         """((number of the engagement after the round, weight), ...) and their total."""
@@ -609,9 +626,11 @@ class Rounds:
         item's :func:`round_kind` (found here when not given); ``passing``: the
         number of item k's engagement when it passes through (not locked;
         numbered here when not given). The locked engagements of each round (of
-        the charge, a further one) go through that round's
-        :meth:`RoundKernel.mixture`, then those passing through are numbered, in
-        the items' order. O(items log items) plus the rounds' mixtures."""
+        the charge, a further one) and those passing through it go through that
+        round's :meth:`RoundKernel.mixture` (those passing through numbered after
+        its locked ones, in the items' order); the two rounds' answers, when both
+        have items, are put over one factor and added. O(items) plus the
+        rounds' mixtures."""
         if kinds is None:
             kinds = [round_kind(e) for e, _ in items]
         by_kind: tuple[list[int], ...] = ([], [], [], [])
@@ -620,23 +639,22 @@ class Rounds:
         groups = []
         for kernel, locked, through in ((self.charging, by_kind[0], by_kind[1]),
                                         (self.continuing, by_kind[2], by_kind[3])):
-            got = kernel.mixture([items[k] for k in locked]) if locked else ({}, 1)
+            if not (locked or through):
+                continue
+            numbered = ((passing(k) if passing else self.numbering.number(items[k][0]), items[k][1]) for k in through)
+            got = kernel.mixture([items[k] for k in locked], numbered)
             if got is None:
                 return None
-            numbered = [(passing(k) if passing else self.numbering.number(items[k][0]), items[k][1]) for k in through]
-            groups.append((*got, numbered))
-        factor = math.lcm(*(f for _, f, _ in groups))
+            groups.append(got)
+        if len(groups) == 1:
+            return groups[0][0]
+        factor = math.lcm(*(f for _, f in groups))
         total: dict[int, int] = {}
         put = total.get
-        for out, f, numbered in groups:
+        for pairs, f in groups:
             scale = factor // f
-            if scale == 1 and not total:
-                total.update(out)
-            else:
-                for i, x in out.items():
-                    total[i] = put(i, 0) + x * scale
-            for i, w in numbered:
-                total[i] = put(i, 0) + w * factor
+            for i, x in pairs:
+                total[i] = put(i, 0) + x * scale
         return sorted(total.items())
 
 
