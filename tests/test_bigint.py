@@ -10,15 +10,27 @@ import pytest
 from exactodds.core import bigint
 
 
-def test_a_short_loop_keeps_python_integers() -> None:
+def test_a_short_loop_keeps_python_integers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bigint, "_mpz", [])  # gmpy2 not imported yet: its import is to repay
     assert bigint.integers(1_000, 640) is int
     assert bigint.integers(10, 10 ** 6) is int  # 10 x 15,625 limbs: under the threshold
+    assert bigint._mpz == []  # nor looked for
 
 
-def test_a_long_loop_takes_gmpy2_where_installed() -> None:
+def test_a_long_loop_takes_gmpy2_where_installed(monkeypatch: pytest.MonkeyPatch) -> None:
     gmpy2 = pytest.importorskip("gmpy2")
+    monkeypatch.setattr(bigint, "_mpz", [])
+    assert bigint.integers(6_250, 4_096) is gmpy2.mpz  # exactly 400,000 limb-terms
     assert bigint.integers(100_000, 1_000) is gmpy2.mpz
-    assert bigint.integers(6_250, 4_096) is gmpy2.mpz  # exactly MPZ_WORK limb-terms
+
+
+def test_once_imported_a_shorter_loop_takes_gmpy2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With gmpy2 imported by an earlier loop, only the conversions are to repay."""
+    gmpy2 = pytest.importorskip("gmpy2")
+    monkeypatch.setattr(bigint, "_mpz", [gmpy2.mpz])
+    assert bigint.integers(10, 10 ** 6) is gmpy2.mpz  # 156,250 limb-terms
+    assert bigint.integers(4_000, 640) is gmpy2.mpz  # exactly 40,000
+    assert bigint.integers(3_999, 640) is int
 
 
 def test_without_gmpy2_a_long_loop_keeps_python_integers(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,8 @@ Python integers only).
 
 Importing gmpy2 costs about 30 ms (it reads its package metadata), more than a
 short loop saves, so :func:`integers` picks ``mpz`` only for a loop of at
-least :data:`MPZ_WORK` limb-terms, and keeps ``int`` where gmpy2 is not
+least :data:`MPZ_WORK` limb-terms (a tenth of that, :data:`MPZ_WORK_LOADED`,
+once an earlier loop of the process imported it), and keeps ``int`` where gmpy2 is not
 installed (the calculator page's Pyodide ships no gmpy2; gmpy2 is a dependency
 of the package elsewhere). Either way the integers, hence the answers, are the
 same.
@@ -29,15 +30,20 @@ MPZ_WORK = 400_000
 a loop converts to ``mpz``: about 40,000 multiply-adds of 640-bit weights,
 which save about as much as the import costs."""
 
+MPZ_WORK_LOADED = 40_000
+"""The same once gmpy2 is imported (by an earlier loop of the process): then a
+loop repays converting its big operand and its answers alone."""
+
 _mpz: list[Callable[[int], Any] | None] = []  # [gmpy2.mpz or None], once looked for
 
 
 def integers(terms: int, bits: int) -> Callable[[int], Any]:
     """The integer type for a loop of ``terms`` multiply-adds whose big operand
     has ``bits`` bits: gmpy2's ``mpz`` when that work is at least
-    :data:`MPZ_WORK` limb-terms and gmpy2 is installed, else ``int``. O(1)
-    after the first look for gmpy2."""
-    if terms * -(-bits // 64) < MPZ_WORK:
+    :data:`MPZ_WORK` limb-terms (:data:`MPZ_WORK_LOADED` once gmpy2 is
+    imported) and gmpy2 is installed, else ``int``. O(1) after the first look
+    for gmpy2."""
+    if terms * -(-bits // 64) < (MPZ_WORK_LOADED if _mpz and _mpz[0] else MPZ_WORK):
         return int
     if not _mpz:
         try:
