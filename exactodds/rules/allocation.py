@@ -113,10 +113,10 @@ class Numbering(Generic[H]):
         """The value of each number."""
 
     def number(self, value: H) -> int:
-        """The number of ``value`` (a new one the first time). O(1)."""
-        got = self._numbers.get(value)
-        if got is None:
-            got = self._numbers[value] = len(self.values)
+        """The number of ``value`` (a new one the first time). O(1): one hash of ``value``."""
+        new = len(self.values)
+        got = self._numbers.setdefault(value, new)
+        if got == new:
             self.values.append(value)
         return got
 
