@@ -93,6 +93,38 @@ def test_a_round_from_many_engagements_is_their_tables_merged(mpz_work: int, mon
     assert [i for i, _ in got] == sorted(want) and all(type(v) is int for _, v in got)
 
 
+@pytest.mark.parametrize("mpz_work", [0, 10 ** 18])
+def test_engagements_passing_through_meet_the_rounds_outcomes(mpz_work: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engagement passing through a round that is also an outcome of a locked
+    one (a unit destroyed), given twice: its weights add to that outcome's, on
+    either kind of integers; a round of engagements passing through alone is
+    their weights, one pair per engagement, in the order of the numbers."""
+    monkeypatch.setattr(bigint, "MPZ_WORK", mpz_work)
+    monkeypatch.setattr(bigint, "MPZ_WORK_LOADED", mpz_work)
+    a = Unit((fighter("a", count=3, i=2, a=2, ld=7),))
+    d = Unit((fighter("d", count=2, i=3, ld=7, save=5),))
+    locked = Engagement(UnitState((1, 1, 1)), UnitState((1, 1)), LOCKED, LOCKED, False)
+    rounds = Rounds(a, d)
+    pairs, total = rounds.table(locked)
+    ends = rounds.numbering.values
+    over = next(ends[i] for i, _ in pairs if not ends[i].locked() and not any(ends[i].defender.wounds))
+    items = [(locked, 4), (over, 3), (over, 2)]
+    want: dict = {}
+    for i, v in pairs:
+        want[ends[i]] = want.get(ends[i], F(0)) + F(4, 9) * F(v, total)
+    want[over] += F(5, 9)
+    fresh = Rounds(a, d)
+    got_rounds = fresh.mixture(items)
+    assert got_rounds is not None
+    weight = sum(v for _, v in got_rounds)
+    assert {fresh.numbering.values[i]: F(v, weight) for i, v in got_rounds} == want
+    assert [i for i, _ in got_rounds] == sorted({i for i, _ in got_rounds})
+    alone = Rounds(a, d)
+    only = alone.mixture([(over, 3), (over, 2), (Engagement(UnitState((1, 0, 0)), UnitState((0, 0)), READY, READY), 1)])
+    assert only is not None and [(alone.numbering.values[i], v) for i, v in only] == [
+        (over, 5), (Engagement(UnitState((1, 0, 0)), UnitState((0, 0)), READY, READY), 1)]
+
+
 @pytest.mark.parametrize("rules", [(), ("and-they-shall-know-no-fear",)])
 @pytest.mark.parametrize("mpz_work", [0, 10 ** 18])
 def test_a_later_round_meeting_the_charges_endings_is_a_round_of_its_own(

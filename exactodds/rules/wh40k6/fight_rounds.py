@@ -448,11 +448,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     def mixture(items: Sequence[tuple[Engagement, int]], through: Iterable[tuple[int, int]] = ()) -> Mixture | None:
         """The round from each of ``items`` (locked engagements, integer weights
         over a total the caller keeps) at once, and ``through`` (the numbers of
-        engagements passing through, with their weights over the same total,
-        numbered once the rows and endings have been):
-        states after the blows merged on their ending (states, decisive
-        difference of unsaved wounds) across the engagements before the endings
-        are applied. Returns (number of the engagement after the round, weight)
+        the engagements passing through, each with its weight over the same
+        total; read once the rows and endings are numbered): states after the
+        blows merged on their ending (states, decisive difference of unsaved
+        wounds) across the engagements before the endings are applied. Returns (number of the engagement after the round, weight)
         pairs in the order of the numbers, over the caller's total x the
         returned factor, and that factor; None with Concussive weapons or an
         ending of another denominator. O(each
@@ -629,8 +628,8 @@ class Rounds:
         the charge, a further one) and those passing through it go through that
         round's :meth:`RoundKernel.mixture` (those passing through numbered after
         its locked ones, in the items' order); the two rounds' answers, when both
-        have items, are put over one factor and added. O(items) plus the
-        rounds' mixtures."""
+        have items, are put over one factor, added and sorted. O(items) (O(items
+        log items) when both rounds have items) plus the rounds' mixtures."""
         if kinds is None:
             kinds = [round_kind(e) for e, _ in items]
         by_kind: tuple[list[int], ...] = ([], [], [], [])
