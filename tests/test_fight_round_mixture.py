@@ -68,12 +68,20 @@ def test_look_out_sir_keeps_the_chain() -> None:
     assert s.kernel(4, None, False).birth_chain(UnitState((1, 1, 1, 1))) is None
 
 
+def _loops_on(mpz_work: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's loop on gmpy2's integers (``mpz_work`` 0, where installed) or on
+    Python's (10 ** 18), whether or not an earlier test imported gmpy2 (after
+    which :data:`~exactodds.core.bigint.MPZ_WORK_LOADED` is the threshold)."""
+    monkeypatch.setattr(bigint, "MPZ_WORK", mpz_work)
+    monkeypatch.setattr(bigint, "MPZ_WORK_LOADED", mpz_work)
+
+
 @pytest.mark.parametrize("mpz_work", [0, 10 ** 18])
 def test_a_round_from_many_engagements_is_their_tables_merged(mpz_work: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rounds.mixture against each engagement's table, weighted and merged; its
     pairs in the order of the numbers. ``mpz_work`` 0: the loop on gmpy2's
     integers (where installed), else on Python's."""
-    monkeypatch.setattr(bigint, "MPZ_WORK", mpz_work)
+    _loops_on(mpz_work, monkeypatch)
     a = Unit((fighter("a", count=4, i=2, a=2, ld=7),))
     d = Unit((fighter("d", count=3, i=3, ld=7, save=5),))
     items = [(Engagement(UnitState((1, 1, 1, 1)), UnitState((1, 1, 1)), LOCKED, LOCKED, True), 3),
@@ -99,8 +107,7 @@ def test_engagements_passing_through_meet_the_rounds_outcomes(mpz_work: int, mon
     one (a unit destroyed), given twice: its weights add to that outcome's, on
     either kind of integers; a round of engagements passing through alone is
     their weights, one pair per engagement, in the order of the numbers."""
-    monkeypatch.setattr(bigint, "MPZ_WORK", mpz_work)
-    monkeypatch.setattr(bigint, "MPZ_WORK_LOADED", mpz_work)
+    _loops_on(mpz_work, monkeypatch)
     a = Unit((fighter("a", count=3, i=2, a=2, ld=7),))
     d = Unit((fighter("d", count=2, i=3, ld=7, save=5),))
     locked = Engagement(UnitState((1, 1, 1)), UnitState((1, 1)), LOCKED, LOCKED, False)
@@ -136,7 +143,7 @@ def test_a_later_round_meeting_the_charges_endings_is_a_round_of_its_own(
     ``mpz_work`` 0: every round's loop on gmpy2's integers (where installed).
     And They Shall Know No Fear: a defender caught by a sweep fights on, so an
     ending where it tests has two outcomes, not three."""
-    monkeypatch.setattr(bigint, "MPZ_WORK", mpz_work)
+    _loops_on(mpz_work, monkeypatch)
     a = Unit((fighter("a", count=4, i=2, a=2, ld=7),))
     d = Unit((replace(fighter("d", count=3, i=3, ld=7, save=5), rules=rules),))
     start = Engagement(UnitState((1, 1, 1, 1)), UnitState((1, 1, 1)), LOCKED, LOCKED, True)

@@ -451,11 +451,11 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
         the engagements passing through, each with its weight over the same
         total; read once the rows and endings are numbered): states after the
         blows merged on their ending (states, decisive difference of unsaved
-        wounds) across the engagements before the endings are applied. Returns (number of the engagement after the round, weight)
-        pairs in the order of the numbers, over the caller's total x the
-        returned factor, and that factor; None with Concussive weapons or an
-        ending of another denominator. O(each
-        engagement's row) multiply-adds (:func:`row_of`, memoised, so a later
+        wounds) across the engagements before the endings are applied. Returns
+        (number of the engagement after the round, weight) pairs in the order
+        of the numbers, over the caller's total x the returned factor, and that
+        factor; None with Concussive weapons or an ending of another
+        denominator. O(each engagement's row) multiply-adds (:func:`row_of`, memoised, so a later
         round from known engagements costs only these, on a list indexed by
         ending; one more per part of a row), then O(distinct endings x their
         outcomes): the endings are applied once per round, not once per
