@@ -62,7 +62,8 @@ class Striker:
     (lines without assault grenades strike at Initiative 1). Kernels are
     cached per (Strength, AP, Concussive), blows per (step, strikers, target state)."""
 
-    def __init__(self, unit: Unit, target: Unit, charging: bool, charged: bool, terrain: bool = False) -> None:
+    def __init__(self, unit: Unit, target: Unit, charging: bool, charged: bool, terrain: bool = False,
+                 kernels: dict[tuple, IndexedKernel] | None = None) -> None:
         self.unit, self.target = unit, target
         slowed = [charging and terrain and "assault" not in m.grenades for m in unit.models]
         self.options = line_options(unit, charging, slowed)
@@ -74,7 +75,9 @@ class Striker:
         self.line = unit.line_of()
         self.choose_recipient = recipient(target)
         self.target_models = target.expanded()
-        self._kernels: dict[tuple, IndexedKernel] = {}
+        # the wound kernels (and the chains of states they keep) may be shared with another
+        # Striker of the same unit at the same target: they read the target and the blow alone
+        self._kernels: dict[tuple, IndexedKernel] = {} if kernels is None else kernels
         self._choices: dict[UnitState, Choice] = {}
         self._memo: dict[tuple, Dist] = {}
         self._tables: dict[tuple, tuple] = {}
@@ -307,22 +310,26 @@ class Striker:
         (``who``, :meth:`_strikers`; no Hammer of Wrath) make one group of
         blows (:meth:`_blows`: lines striking alike summed on a birth chain)
         whose wounds thin on the target (:meth:`_thins`) along its birth chain
-        (:meth:`_birth_table`) or its chain of saves (:meth:`_saved_table`).
-        The same pairs, in the same order, over the same total as
-        :meth:`strike_table` from :meth:`_blows`. None otherwise (then
-        :meth:`_blows`). O(chain) when the binomial and the chain are known."""
+        (:meth:`_birth_table`) or, one line striking, its chain of saves
+        (:meth:`_saved_table`). The same pairs, in the same order, over the
+        same total as :meth:`strike_table` from :meth:`_blows`. None otherwise
+        (then :meth:`_blows`). O(chain) when the binomial and the chain are
+        known; the group, its chances and the chain looked up once each."""
         if not any(foe.wounds):
             return self.unchanged(foe)
-        group = self._one_group(who, foe)
-        if not group:
-            return None if group is None else self.unchanged(foe)
-        attacks, p_hit, b, toughness = group
+        target_ws, toughness = self._stats(foe)
+        alike = self._alike(who, target_ws)
+        if not alike:
+            return None if alike is None else self.unchanged(foe)
+        attacks, p_hit, b, lines = alike
         _, _, thins, p, own = self._chance(b, toughness, p_hit)
         if not thins:
             return None
-        chain = self._on_birth_chain(foe, b, toughness, p_hit)
+        chain = self._chain_under(own, foe)
         if chain is not None:
             return self._birth_table(attacks, p, chain)
+        if lines > 1:  # lines striking alike are summed on a birth chain only (:meth:`_one_group`)
+            return None
         return self._saved_table(attacks, p, own, foe)
 
     def _one_group(self, who: tuple, foe: UnitState) -> tuple | None:
@@ -454,11 +461,14 @@ class Striker:
     def _on_birth_chain(self, foe: UnitState, b: Blow, toughness: int,
                         p_hit: Fraction) -> tuple[tuple[UnitState, ...], Fraction] | None:
         """The birth chain of ``foe`` under blow ``b``'s wounds when they thin (:meth:`_thins`), else
-        None; equal chains of different kernels as one tuple (a run's steps compare theirs).
-        O(1) when known, O(chain) hashes when new."""
+        None (:meth:`_chain_under`). O(1) when known, O(chain) hashes when new."""
         _, _, thins, _, own = self._chance(b, toughness, p_hit)
-        if not thins:
-            return None
+        return self._chain_under(own, foe) if thins else None
+
+    def _chain_under(self, own: IndexedKernel, foe: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
+        """The birth chain of ``foe`` under the wound kernel ``own``, or None; equal chains of
+        different kernels as one tuple (a run's steps compare theirs). O(1) when known, O(chain)
+        hashes when new."""
         key = (id(own), foe)  # the kernels are kept (:meth:`kernel`): their ids are theirs
         got = self._chain_of.get(key, _UNKNOWN)
         if got is _UNKNOWN:

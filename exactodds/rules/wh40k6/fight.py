@@ -139,13 +139,15 @@ class Blows:
     from the units' states at the start of the round) and the Concussive marks.
     ``charged``: the attacker charged (``terrain``: through difficult terrain)."""
 
-    def __init__(self, attacker: Unit, defender: Unit, charged: bool, terrain: bool = False) -> None:
+    def __init__(self, attacker: Unit, defender: Unit, charged: bool, terrain: bool = False,
+                 kernels: tuple[dict, dict] | None = None) -> None:
         _profiles(attacker, "attacker")
         _profiles(defender, "defender")
         require_type(charged, bool, "attacker_charged")
         require_type(terrain, bool, "difficult_terrain")
-        self.a = Striker(attacker, defender, charged, False, terrain)
-        self.d = Striker(defender, attacker, False, charged)
+        a_kernels, d_kernels = kernels if kernels is not None else (None, None)
+        self.a = Striker(attacker, defender, charged, False, terrain, a_kernels)
+        self.d = Striker(defender, attacker, False, charged, kernels=d_kernels)
         self._steps: dict[tuple, tuple[Step, ...]] = {}
         self._inits: dict[tuple, list[int]] = {}
         self._runs: dict[tuple, list[tuple[tuple[int, ...], str]]] = {}

@@ -144,7 +144,7 @@ class RoundEndings:
 
     __slots__ = ("numbers", "states", "kinds", "state_ids", "a_sides", "d_sides", "falls", "ends", "numbered", "scaled",
                  "end_lists", "end_weights", "spread", "big_ending", "outcomes", "ends_at", "statuses_ids",
-                 "pair_ends")
+                 "pair_ends", "kernels")
 
     def __init__(self) -> None:
         self.numbers: Numbering[Engagement] = Numbering()
@@ -174,6 +174,9 @@ class RoundEndings:
         self.ends_at: dict[int, int] = {}
         self.statuses_ids: Numbering[tuple[tuple[str, str], ...]] = Numbering()
         self.pair_ends: dict[int, tuple[int, ...]] = {}
+        self.kernels: tuple[dict, dict] = ({}, {})
+        """Each unit's wound kernels at the other (:meth:`~.blows.Striker.kernel`), with the
+        chains of states they keep: the same in every round."""
 
 
 def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain: bool = False,
@@ -196,7 +199,7 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     shared = RoundEndings() if shared is None else shared
     numbers = shared.numbers
     canonical = shared.states
-    blows = Blows(attacker, defender, charged, difficult_terrain)
+    blows = Blows(attacker, defender, charged, difficult_terrain, shared.kernels)
     a_models, d_models = attacker.expanded(), defender.expanded()
 
     kinds, state_ids = shared.kinds, shared.state_ids
@@ -344,17 +347,27 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     sums: list[Any] = []  # a round's sums per ending, then per engagement after it: kept from round to round
     outs: list[Any] = []
 
+    # the same per sequence of states (tables along one chain of states share theirs), by
+    # the states' ids: the value holds the states, so their ids are not reused meanwhile
+    d_states: dict[tuple[int, ...], tuple[tuple[UnitState, ...], tuple, tuple]] = {}
+
     def d_sided_of(on: tuple) -> tuple:
         """The defender's blows as ((state, its side, the number of its state
         without the counter, that number's part of a key, unsaved wounds), ...),
         the index of their weights, in the same order, in ``d_weights``, and
-        the (part of a key, unsaved wounds) pairs alone; once per table."""
+        the (part of a key, unsaved wounds) pairs alone; once per table, the
+        states' part once per sequence of states."""
         got = d_sided.get(id(on))
         if got is None or got[0] is not on:
-            ds = tuple((st, d, d.number, d.number * span + cap, st.unsaved)
-                       for st, _ in on for d in (d_side(st),))
-            got = d_sided[id(on)] = (on, ds, len(d_weights), tuple((dk, ud) for _, _, _, dk, ud in ds))
-            d_weights.append(tuple(v for _, v in on))
+            ids = tuple([id(st) for st, _ in on])
+            known = d_states.get(ids)
+            if known is None:
+                states = tuple([st for st, _ in on])
+                ds = tuple((st, d, d.number, d.number * span + cap, st.unsaved)
+                           for st in states for d in (d_side(st),))
+                known = d_states[ids] = (states, ds, tuple((dk, ud) for _, _, _, dk, ud in ds))
+            got = d_sided[id(on)] = (on, known[1], len(d_weights), known[2])
+            d_weights.append(tuple([v for _, v in on]))
         return got[1:]
 
     rows: dict[Engagement, Row | None] = {}
