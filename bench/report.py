@@ -43,10 +43,18 @@ def fmt_answers(a: dict) -> str:
 
 
 def fmt_targets(ts: list[dict]) -> str:
-    """Each target with met / MISSED / n/a."""
+    """Each target with met / MISSED / n/a, and its measured ratio (each alternative's, for a
+    target with a fallback)."""
     return "; ".join(f"{t['text']}: {'met' if t['met'] else 'n/a' if t['met'] is None else 'MISSED'}"
-                     + (f" ({t['value']:.2f})" if t.get("relative") and t.get("value") is not None else "")
-                     for t in ts) or "-"
+                     + _figures(t) for t in ts) or "-"
+
+
+def _figures(t: dict) -> str:
+    """`` (ratio)`` of a relative target, `` (ratio, else ratio)`` of one with a fallback, else ``""``."""
+    values = t.get("values") or [t.get("value")]
+    if not t.get("relative") or all(v is None for v in values):
+        return ""
+    return " (" + ", else ".join("-" if v is None else f"{v:.2f}" if v >= 0.1 else f"{v:.3f}" for v in values) + ")"
 
 
 def exactodds_cell(row: dict) -> str:

@@ -54,7 +54,7 @@ def run_exactodds(case: Case, quick: bool) -> dict:
     budget, max_rep = (0.1, 3) if quick else (case.budget or 0.5, 25)
     try:
         result, times = measure(case.compute, clear=lambda: (clear_caches(["exactodds"]), case.clear and case.clear()),
-                                budget=budget, max_repeats=max_rep)
+                                budget=budget, max_repeats=max_rep, repeats=0 if quick else case.repeats)
         return {"times": times, "answer": case.canon(result)}
     except NotAvailable as exc:
         return {"unavailable": str(exc)}
@@ -122,7 +122,8 @@ def summarise(case: Case, libs: dict, times: dict[str, float | None]) -> dict:
     fastest = min(peer_times, key=peer_times.get) if peer_times else None
     ratio = t_ex / peer_times[fastest] if (t_ex is not None and fastest and not case.fresh) else None
     targets = [{"text": t.text, "met": t.check(t_ex, ratio, times), "value": t.value(t_ex, ratio, times),
-                "relative": t.kind == "relative"} for t in case.targets]
+                "relative": t.kind in ("relative", "either"), "values": t.values(t_ex, ratio, times)}
+               for t in case.targets]
     return {"exactodds": t_ex, "fastest_peer": fastest,
             "fastest_peer_time": peer_times.get(fastest) if fastest else None,
             "ratio": ratio, "targets": targets}

@@ -69,15 +69,18 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 
 
 def measure(fn: Callable[[], Any], clear: Callable[[], Any] | None = None,
-            budget: float = BUDGET, max_repeats: int = MAX_REPEATS) -> tuple[Any, dict]:
-    """Warm up once (its result is returned), then time repeated calls.
+            budget: float = BUDGET, max_repeats: int = MAX_REPEATS, repeats: int = 0) -> tuple[Any, dict]:
+    """Warm up once (its result is returned), then time repeated calls
+    (``repeats`` of them when given, else as the budget allows).
 
     Returns ``(result, {"first", "min", "median", "repeats"})`` in seconds.
     """
     if clear:
         clear()
     result, first = _timed(fn)
-    if first >= SLOW:
+    if repeats:
+        pass
+    elif first >= SLOW:
         repeats = 1
     else:
         repeats = max(MIN_REPEATS, min(max_repeats, math.ceil(budget / max(first, 1e-6))))

@@ -255,6 +255,38 @@ def test_a_pair_is_timed_alternately_from_one_clear_each() -> None:
     assert calls == ["clear", "a", "b"] + ["clear", "a", "clear", "b"] * 3
 
 
+def test_a_target_with_a_fallback_is_met_by_either_and_shows_both_figures() -> None:
+    """An engagement that does not beat its Monte Carlo meets its target when it is at
+    least 10 times faster than the first benchmark's code, both measured in the run."""
+    from bench.cases import either, relative
+    from bench.report import fmt_targets
+
+    target = either(relative("mc", 1.0, "no slower than its Monte Carlo"), relative("first", 0.1, "10 times faster"))
+    assert target.text == "no slower than its Monte Carlo, or else 10 times faster"
+    assert target.check(0.2, None, {"mc": 0.25, "first": 1.0}) is True  # 0.8: the first holds
+    assert target.check(0.2, None, {"mc": 0.1, "first": 2.5}) is True  # 2.0, else 0.08: the fallback holds
+    assert target.check(0.2, None, {"mc": 0.1, "first": 1.9}) is False  # 2.0, else 0.105
+    assert target.check(0.2, None, {"mc": 0.1}) is None  # the fallback's reference did not run
+    assert target.values(0.2, None, {"mc": 0.1, "first": 2.5}) == [2.0, 0.08]
+    shown = {"text": target.text, "met": True, "relative": True, "values": [2.0, 0.08]}
+    assert fmt_targets([shown]) == "no slower than its Monte Carlo, or else 10 times faster: met (2.00, else 0.080)"
+
+
+def test_h_the_first_benchmarks_code_answers_as_the_present_code() -> None:
+    """The fallback's reference is the same question on the code of the first
+    benchmark, read from this repository's history: on h.assault's file (20 Orks
+    charge 10 Marines, 3 rounds) it gives the present code's exact answer."""
+    from bench.cases import NotAvailable, exchanges, first_code
+
+    try:
+        old = first_code.scenario_end(exchanges.FILES["assault"])
+    except NotAvailable as exc:
+        pytest.skip(str(exc))
+    assert type(old).__module__.startswith(first_code.PACKAGE + ".")
+    assert decode_answer(dist_answer(old, exchanges.world_key)) == decode_answer(
+        dist_answer(exchanges.scenario_end("assault"), exchanges.world_key))
+
+
 def test_h_three_gets_hot_groups_answer_exactly() -> None:
     """Bench case h.gets_hot_fire: 24 plasma shots at BS 4 (12 from six rapid-firing guns
     at half range, six pistols, six cannons), each hitting on 3+ and wounding T4 on 2+

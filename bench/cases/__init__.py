@@ -48,26 +48,41 @@ def need(module: str, *names: str) -> Any:
 @dataclass(frozen=True)
 class Target:
     """A speed target: ``kind`` "ratio" (exactodds / fastest peer at most
-    ``limit``), "time" (exactodds's time at most ``limit`` seconds) or
+    ``limit``), "time" (exactodds's time at most ``limit`` seconds),
     "relative" (exactodds's time / its time on the case ``reference``, minus
-    ``offset``, at most ``limit``: both measured in the same run)."""
+    ``offset``, at most ``limit``: both measured in the same run) or "either"
+    (one of ``alternatives`` met: a target and the fallback that holds where
+    it cannot, :func:`either`)."""
 
     kind: str
     limit: float
     text: str
     reference: str = ""
     offset: float = 0.0
+    alternatives: tuple[Target, ...] = ()
 
     def check(self, seconds: float | None, ratio: float | None,
               times: dict[str, float | None] | None = None) -> bool | None:
         """True met, False missed, None not measurable (e.g. no peer answered).
-        ``times``: exactodds's time per case key, for "relative" targets."""
+        ``times``: exactodds's time per case key, for "relative" targets. An
+        "either" target is met when one of its alternatives is, missed when
+        every one is, else not measurable."""
+        if self.kind == "either":
+            states = [a.check(seconds, ratio, times) for a in self.alternatives]
+            return True if True in states else None if None in states else False
         value = self.value(seconds, ratio, times)
         return None if value is None else value <= self.limit
 
+    def values(self, seconds: float | None, ratio: float | None,
+               times: dict[str, float | None] | None = None) -> list[float | None]:
+        """The measured figure of each alternative of an "either" target (else of the target)."""
+        return [a.value(seconds, ratio, times) for a in self.alternatives or (self,)]
+
     def value(self, seconds: float | None, ratio: float | None,
               times: dict[str, float | None] | None = None) -> float | None:
-        """The measured figure the target bounds."""
+        """The measured figure the target bounds (an "either" target: its first alternative's)."""
+        if self.kind == "either":
+            return self.alternatives[0].value(seconds, ratio, times)
         if self.kind == "relative":
             base = (times or {}).get(self.reference)
             return None if seconds is None or not base else seconds / base - self.offset
@@ -83,6 +98,11 @@ def faster_than_peers(times: float) -> Target:
 def relative(reference: str, limit: float, text: str, offset: float = 0.0) -> Target:
     """exactodds's time / its time on the case ``reference`` (minus ``offset``) at most ``limit``."""
     return Target("relative", limit, text, reference, offset)
+
+
+def either(target: Target, fallback: Target) -> Target:
+    """``target``, or else ``fallback`` where it cannot be met: met when one of the two is."""
+    return Target("either", 0.0, f"{target.text}, or else {fallback.text}", alternatives=(target, fallback))
 
 
 def under(seconds: float) -> Target:
@@ -121,6 +141,9 @@ class Case:
     budget: float | None = None
     """Seconds of timed calls (default the harness's 0.5 s): more repeats for a case
     whose ratio to another case is the figure, so that a busy moment weighs less."""
+    repeats: int = 0
+    """Timed calls whatever their length (0: as many as the budget allows, one past
+    2 s): the least of several for a slow case that another case's figure divides."""
 
 
 def dist_answer(dist: Any, key: Callable[[Any], Any] = lambda o: o) -> dict:
