@@ -23,7 +23,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -51,6 +50,8 @@ def load_scenario() -> Any:
 
 
 def _import() -> Any:
+    import tarfile
+
     try:
         tar = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", FIRST_CODE, "exactodds"],
                              capture_output=True, check=True, timeout=60).stdout
