@@ -78,13 +78,8 @@ def measure(fn: Callable[[], Any], clear: Callable[[], Any] | None = None,
     if clear:
         clear()
     result, first = _timed(fn)
-    if repeats:
-        pass
-    elif first >= SLOW:
-        repeats = 1
-    else:
-        repeats = max(MIN_REPEATS, min(max_repeats, math.ceil(budget / max(first, 1e-6))))
-        repeats = min(repeats, max_repeats)
+    if not repeats:
+        repeats = 1 if first >= SLOW else min(max(MIN_REPEATS, math.ceil(budget / max(first, 1e-6))), max_repeats)
     times = []
     for _ in range(repeats):
         if clear:

@@ -255,6 +255,16 @@ def test_a_pair_is_timed_alternately_from_one_clear_each() -> None:
     assert calls == ["clear", "a", "b"] + ["clear", "a", "clear", "b"] * 3
 
 
+def test_a_case_may_ask_for_a_number_of_timed_calls() -> None:
+    from bench.timing import measure
+
+    calls: list[str] = []
+    result, times = measure(lambda: calls.append("a") or 7, clear=lambda: calls.append("clear"), repeats=5)
+    assert result == 7 and times["repeats"] == 5 and calls == ["clear", "a"] * 6
+    _, times = measure(lambda: None, budget=0.0, max_repeats=4)
+    assert times["repeats"] == 3  # by the budget: at least three
+
+
 def test_a_target_with_a_fallback_is_met_by_either_and_shows_both_figures() -> None:
     """An engagement that does not beat its Monte Carlo meets its target when it is at
     least 10 times faster than the first benchmark's code, both measured in the run."""
