@@ -60,7 +60,10 @@ class Striker:
     Charge +1 Strength; Hammer of Wrath); ``charged``: it was charged
     (Counter-attack); ``terrain``: it charged through difficult terrain
     (lines without assault grenades strike at Initiative 1). Kernels are
-    cached per (Strength, AP, Concussive), blows per (step, strikers, target state)."""
+    cached per (Strength, AP, Concussive), in ``kernels`` when given (a
+    dictionary shared with another Striker of the same unit at the same
+    target: a kernel reads the target and the blow, not who charged), blows
+    per (step, strikers, target state)."""
 
     def __init__(self, unit: Unit, target: Unit, charging: bool, charged: bool, terrain: bool = False,
                  kernels: dict[tuple, IndexedKernel] | None = None) -> None:

@@ -137,7 +137,9 @@ class Blows:
     """The blows of a fight round between two units, Initiative step by step:
     both :class:`~.blows.Striker`, the weapons each line fights with (chosen
     from the units' states at the start of the round) and the Concussive marks.
-    ``charged``: the attacker charged (``terrain``: through difficult terrain)."""
+    ``charged``: the attacker charged (``terrain``: through difficult terrain);
+    ``kernels``: the attacker's and the defender's wound kernels, when shared
+    with the Blows of another round of the same two units."""
 
     def __init__(self, attacker: Unit, defender: Unit, charged: bool, terrain: bool = False,
                  kernels: tuple[dict, dict] | None = None) -> None:
