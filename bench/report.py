@@ -298,6 +298,9 @@ first use with a Python 3.12 or newer when one is found; icepool 2.2 needs
 - A case whose figure is a ratio to another exactodds case (g.sweep1000 to
   g.dice1000, each i.NAME.answer to its i.NAME.step) is timed with its calls
   alternating with that case's, so that both see the same load.
+- A slow case another case's figure divides may fix its number of timed
+  calls: the first benchmark's code on 40 Orks against 20 Guardsmen (about
+  2 s a call), the reference of that case's fallback, is called 5 times.
 - Each peer question is written the way a user of that library would write
   it, with its fastest idiom we found (see `bench/peer_impl.py`); where a
   library has two natural idioms both are timed.
