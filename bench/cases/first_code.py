@@ -8,10 +8,11 @@ answers the cases with plain Boyz only). Its ``exactodds`` package is read
 from the repository's git history (``git archive``) into a temporary
 directory under the name :data:`PACKAGE`, imported beside the present code
 (its imports are relative: nothing of it comes from the present package),
-and asked the same scenario file with its work limit raised (it refuses 40
-Orks against 20 Guardsmen at its default limit). A copy without that
-history (an archive, a shallow clone) has no such case:
-:class:`~bench.cases.NotAvailable`.
+and asked the same scenario file with its work limit raised, so that no
+estimate of its own refuses a question the present code answers (a limit
+only refuses work; at its default limit it answers 40 Orks against 20
+Guardsmen too). A copy without that history (an archive, a shallow clone)
+has no such case: :class:`~bench.cases.NotAvailable`.
 """
 
 from __future__ import annotations
