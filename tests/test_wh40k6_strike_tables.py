@@ -133,7 +133,7 @@ def test_a_run_of_two_strengths_on_one_chain(monkeypatch: pytest.MonkeyPatch) ->
     assert got == [((1, 1), 0, Fraction(35, 48)), ((0, 1), 1, Fraction(1, 4)), ((0, 0), 2, Fraction(1, 48))]
     assert got == _run(a, d, UnitState((1, 1)), True, monkeypatch)
     s, foe = Striker(a, d, False, False), UnitState((1, 1))
-    fast, slow = (s._on_birth_chain(foe, opts[0], 4, s._p_hit(j, 4)) for j, opts in enumerate(s.options))
+    fast, slow = (s._chain_under(s._chance(opts[0], 4, s._p_hit(j, 4))[4], foe) for j, opts in enumerate(s.options))
     assert fast is not None and slow is not None and fast[0] is slow[0]  # kernels of Strength 4 and 5
 
 

@@ -320,11 +320,10 @@ class Striker:
         known; the group, its chances and the chain looked up once each."""
         if not any(foe.wounds):
             return self.unchanged(foe)
-        target_ws, toughness = self._stats(foe)
-        alike = self._alike(who, target_ws)
-        if not alike:
-            return None if alike is None else self.unchanged(foe)
-        attacks, p_hit, b, lines = alike
+        group = self._one_group(who, foe)
+        if not group:
+            return None if group is None else self.unchanged(foe)
+        attacks, p_hit, b, toughness, lines = group
         _, _, thins, p, own = self._chance(b, toughness, p_hit)
         if not thins:
             return None
@@ -337,17 +336,17 @@ class Striker:
 
     def _one_group(self, who: tuple, foe: UnitState) -> tuple | None:
         """The blows of the lines striking (``who``, :meth:`_strikers`) on ``foe`` as one group, as
-        :meth:`_blows` groups them (lines striking alike, their attacks summed, on a birth chain):
-        (attacks, P(hit), blow, target's Toughness); () when no line has an attack; None when they
-        make several groups. The lines' group is kept per target WS (:meth:`_alike`): O(1) when known."""
+        :meth:`_blows` groups them (lines striking alike, their attacks summed): (attacks, P(hit),
+        blow, target's Toughness, lines); () when no line has an attack; None when they strike
+        differently. :meth:`_blows` sums several lines only on a birth chain of ``foe``: the
+        callers, which read that chain anyway, check it. The lines' group is kept per target WS
+        (:meth:`_alike`): O(1) when known."""
         target_ws, toughness = self._stats(foe)
         alike = self._alike(who, target_ws)
         if not alike:
             return alike
         attacks, p_hit, b, lines = alike
-        if lines > 1 and not self._on_birth_chain(foe, b, toughness, p_hit):
-            return None
-        return attacks, p_hit, b, toughness
+        return attacks, p_hit, b, toughness, lines
 
     def _alike(self, who: tuple, target_ws: int) -> tuple | None:
         """The lines striking (``who``) at a target of ``target_ws`` as one group: (their
@@ -399,9 +398,9 @@ class Striker:
                 return None
             if not group:
                 continue
-            attacks, p_hit, b, toughness = group
-            _, _, thins, p, _ = self._chance(b, toughness, p_hit)
-            chain = self._on_birth_chain(foe, b, toughness, p_hit) if thins else None
+            attacks, p_hit, b, toughness, _ = group  # lines striking alike: on a birth chain, checked here
+            _, _, thins, p, own = self._chance(b, toughness, p_hit)
+            chain = self._chain_under(own, foe) if thins else None
             if chain is None or (states is not None and chain[0] != states) or not self._steady(chain[0]):
                 return None
             states = chain[0]
@@ -460,13 +459,6 @@ class Striker:
             x = 1 - p if complement else p
             known = self._kills[id(p), complement] = (p, self._interned.setdefault(x, x))
         return known[1]
-
-    def _on_birth_chain(self, foe: UnitState, b: Blow, toughness: int,
-                        p_hit: Fraction) -> tuple[tuple[UnitState, ...], Fraction] | None:
-        """The birth chain of ``foe`` under blow ``b``'s wounds when they thin (:meth:`_thins`), else
-        None (:meth:`_chain_under`). O(1) when known, O(chain) hashes when new."""
-        _, _, thins, _, own = self._chance(b, toughness, p_hit)
-        return self._chain_under(own, foe) if thins else None
 
     def _chain_under(self, own: IndexedKernel, foe: UnitState) -> tuple[tuple[UnitState, ...], Fraction] | None:
         """The birth chain of ``foe`` under the wound kernel ``own``, or None; equal chains of
