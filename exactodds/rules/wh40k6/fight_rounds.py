@@ -348,8 +348,8 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
     outs: list[Any] = []
 
     # the same per sequence of states (tables along one chain of states share theirs), by
-    # the states' ids: the value holds the states, so their ids are not reused meanwhile
-    d_states: dict[tuple[int, ...], tuple[tuple[UnitState, ...], tuple, tuple]] = {}
+    # the states' ids: the records hold the states, so their ids are not reused meanwhile
+    d_states: dict[tuple[int, ...], tuple[tuple, tuple]] = {}
 
     def d_sided_of(on: tuple) -> tuple:
         """The defender's blows as ((state, its side, the number of its state
@@ -362,11 +362,10 @@ def fight_round(attacker: Unit, defender: Unit, charged: bool, difficult_terrain
             ids = tuple([id(st) for st, _ in on])
             known = d_states.get(ids)
             if known is None:
-                states = tuple([st for st, _ in on])
                 ds = tuple((st, d, d.number, d.number * span + cap, st.unsaved)
-                           for st in states for d in (d_side(st),))
-                known = d_states[ids] = (states, ds, tuple((dk, ud) for _, _, _, dk, ud in ds))
-            got = d_sided[id(on)] = (on, known[1], len(d_weights), known[2])
+                           for st, _ in on for d in (d_side(st),))
+                known = d_states[ids] = (ds, tuple((dk, ud) for _, _, _, dk, ud in ds))
+            got = d_sided[id(on)] = (on, known[0], len(d_weights), known[1])
             d_weights.append(tuple([v for _, v in on]))
         return got[1:]
 
@@ -660,13 +659,7 @@ class Rounds:
             groups.append(got)
         if len(groups) == 1:
             return groups[0][0]
-        factor = math.lcm(*(f for _, f in groups))
-        total: dict[int, int] = {}
-        put = total.get
-        for pairs, f in groups:
-            scale = factor // f
-            for i, x in pairs:
-                total[i] = put(i, 0) + x * scale
+        total, _ = mix([(1, got) for got in groups])  # over the factors' lcm
         return sorted(total.items())
 
 
